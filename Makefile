@@ -1,0 +1,71 @@
+# Build-and-test harness for the kprobes rewrite (Linux 6.12, x86_64).
+#
+#   make test      install deps, build our kernel (base+debug config), boot it
+#                  under QEMU TCG -smp 2, run the KUnit suites, summarise
+#   make run       same build, boot the demo (tests/guest/demo.sh)
+#   make shell     same build, interactive shell in the guest
+#   make patches   export the series (series/NN-*.{msg,files}) to out/patches
+#   FLAVOR=incumbent builds the stock 6.12 tree instead of ours.
+#
+# Everything lives in build/ (pristine tree build/linux-src, our tree
+# build/linux, objects build/obj-$(FLAVOR)) and out/.
+
+FLAVOR ?= ours
+export FLAVOR
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: help deps pristine tree kernel initramfs test run shell patches \
+	originality clean distclean header
+
+help:
+	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "targets: deps tree kernel initramfs test run shell patches originality clean distclean"
+
+deps:
+	@$(S)/deps.sh
+
+header: deps
+	@echo "== kprobes rewrite harness: FLAVOR=$(FLAVOR) =="
+
+pristine: deps
+	@PRISTINE_ONLY=1 $(S)/prepare-tree.sh
+
+tree: header
+	@$(S)/prepare-tree.sh
+
+kernel: tree
+	@$(S)/build-kernel.sh
+
+initramfs: kernel
+	@$(S)/mkinitramfs.sh
+
+# A boot that times out or crashes is not a make error here: the summary
+# reports it as a failed test (no "=== GUEST DONE ===") and fails.
+test: initramfs
+	@$(S)/qemu-run.sh test || true
+	@python3 $(S)/ktap-summary.py build/console-test-$(FLAVOR).log
+
+run: initramfs
+	@$(S)/qemu-run.sh run
+
+shell: initramfs
+	@$(S)/qemu-run.sh shell
+
+patches: deps
+	@FLAVOR=ours $(S)/prepare-tree.sh
+	@$(S)/make-patches.sh
+
+originality: pristine
+	@../shared/tools/originality --kernel-src build/linux-src
+
+# Keep build/linux-src (pristine, slow to extract) and build/linux (our git
+# tree; prepare-tree resets it when its stamps are gone).
+clean:
+	rm -rf build/obj-* build/modroot-* build/initramfs-* build/pristine-test-* \
+		build/console-*.log build/build-*.log build/stamps build/series-work \
+		build/tools out
+
+distclean: clean
+	rm -rf build/linux

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Build build/initramfs-$FLAVOR.cpio.gz: static busybox, the modules of
+# build/modroot-$FLAVOR, tests/guest/init as /init, every other file of
+# tests/guest/ (demo.sh, tests.d/...) at the same place under /, and
+# tests/test-modules as /etc/test-modules.
+#
+# The archive is written with the kernel's own gen_init_cpio from a file
+# list, so it needs no root: ownership is 0:0 and /dev/console exists (the
+# kernel opens it for init's stdio before anything is mounted).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+STAGE=$BUILD/initramfs-$FLAVOR.d
+GEN=$BUILD/tools/gen_init_cpio
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+
+build_gen_init_cpio() {
+	if [ ! -x "$GEN" ] || [ "$PRISTINE/usr/gen_init_cpio.c" -nt "$GEN" ]; then
+		mkdir -p "$(dirname "$GEN")"
+		gcc -O2 -o "$GEN" "$PRISTINE/usr/gen_init_cpio.c"
+	fi
+}
+
+stage() {
+	rm -rf "$STAGE"
+	mkdir -p "$STAGE"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,lib/modules}
+	[ -x "$BUSYBOX" ] || die "$BUSYBOX missing (apt-get install busybox-static)"
+	# (ldd fails on a static binary: look at its message, not its status)
+	case $(ldd "$BUSYBOX" 2>&1 || true) in
+		*'not a dynamic'*) ;;
+		*) die "$BUSYBOX is not static (install busybox-static)" ;;
+	esac
+	cp "$BUSYBOX" "$STAGE/bin/busybox"
+	# The same links `busybox --install -s` would make, made here.
+	local app
+	for app in $("$BUSYBOX" --list-full); do
+		[ -e "$STAGE/$app" ] || ln -s /bin/busybox "$STAGE/$app"
+	done
+	[ -d "$MODROOT/lib/modules" ] || die "no modules in $MODROOT (make kernel FLAVOR=$FLAVOR)"
+	cp -a "$MODROOT/lib/modules/." "$STAGE/lib/modules/"
+	# build/source point into the build machine: useless in the guest.
+	rm -f "$STAGE"/lib/modules/*/build "$STAGE"/lib/modules/*/source
+	# Everything in tests/guest/ (init, demo.sh, tests.d/...) goes to /.
+	cp -a "$ROOT/tests/guest/." "$STAGE/"
+	chmod 755 "$STAGE/init"
+	if [ -f "$ROOT/tests/test-modules" ]; then
+		cp "$ROOT/tests/test-modules" "$STAGE/etc/test-modules"
+	else
+		printf 'kprobes_kunit\ntest_kprobes\n' >"$STAGE/etc/test-modules"
+	fi
+}
+
+# gen_init_cpio list format: see usr/gen_init_cpio.c.
+cpio_list() {
+	(cd "$STAGE" && find . -mindepth 1 | LC_ALL=C sort) | while read -r p; do
+		local path=${p#.} src=$STAGE/${p#./} mode
+		mode=$(stat -c %a "$src")
+		if [ -L "$src" ]; then
+			echo "slink $path $(readlink "$src") 777 0 0"
+		elif [ -d "$src" ]; then
+			echo "dir $path $mode 0 0"
+		elif [ -f "$src" ]; then
+			echo "file $path $src $mode 0 0"
+		fi
+	done
+	# After "dir /dev": the unpacker does not create parent directories.
+	echo "nod /dev/console 600 0 0 c 5 1"
+}
+
+main() {
+	build_gen_init_cpio
+	stage
+	cpio_list >"$STAGE.list"
+	"$GEN" "$STAGE.list" | gzip -6 -n >"$INITRAMFS.tmp"
+	mv "$INITRAMFS.tmp" "$INITRAMFS"
+	log "${INITRAMFS#"$ROOT"/}: $(du -h "$INITRAMFS" | cut -f1), $(grep -c . "$STAGE.list") entries"
+}
+
+main "$@"

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Boot the FLAVOR kernel + initramfs under QEMU (TCG) in MODE test|run|shell.
+#
+# The whole console goes to build/console-MODE-FLAVOR.log.  run and shell
+# stream it; test shows only the guest's markers (VERBOSE=1: everything).
+# A hard timeout (TIMEOUT seconds; test: 2400, run: 900, shell: none) kills
+# QEMU; that, or any non-zero QEMU exit, makes this script fail.
+#
+# Always single-threaded TCG: multi-threaded TCG does not keep the other
+# vCPU coherent with cross-CPU code patching (text_poke_bp), which is exactly
+# what kprobes does.  -smp 2 still gives real SMP interleavings.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+MODE=${1:-}
+case $MODE in
+	test) : "${TIMEOUT:=2400}" ;;
+	run) : "${TIMEOUT:=900}" ;;
+	shell) : "${TIMEOUT:=0}" ;;
+	*) die "usage: qemu-run.sh test|run|shell" ;;
+esac
+
+KERNEL=$OBJ/arch/x86/boot/bzImage
+LOG=$BUILD/console-$MODE-$FLAVOR.log
+[ -f "$KERNEL" ] || die "no kernel: $KERNEL (make kernel FLAVOR=$FLAVOR)"
+[ -f "$INITRAMFS" ] || die "no initramfs: $INITRAMFS (make initramfs FLAVOR=$FLAVOR)"
+
+# panic=-1: reboot at once on panic, which -no-reboot turns into a QEMU exit.
+# No oops=panic: an oops must leave the rest of the log for the summary.
+APPEND="console=ttyS0 ignore_loglevel panic=-1 kpmode=$MODE ${KERNEL_APPEND:-}"
+
+QEMU=(qemu-system-x86_64
+	-accel tcg,thread=single
+	-smp 2 -m 2G
+	-cpu "${QEMU_CPU:-max}"
+	-display none -no-reboot -nic none
+	-kernel "$KERNEL" -initrd "$INITRAMFS"
+	-append "$APPEND")
+
+run_with_timeout() {
+	if [ "$TIMEOUT" -gt 0 ]; then
+		# --foreground for shell: QEMU must stay in the terminal's group.
+		timeout $([ "$MODE" = shell ] && echo --foreground) -k 10 "$TIMEOUT" "$@"
+	else
+		"$@"
+	fi
+}
+
+# Serial console into the log file; another process shows it as it grows.
+boot_logged() {
+	local filter=$1 qpid rc=0
+	: >"$LOG"
+	run_with_timeout "${QEMU[@]}" -monitor none -serial "file:$LOG" </dev/null &
+	qpid=$!
+	# tail follows the file until QEMU (or the timeout wrapper) is gone.
+	tail -n +1 -F --pid="$qpid" "$LOG" 2>/dev/null | { grep --line-buffered -a -E "$filter" || true; } &
+	wait "$qpid" || rc=$?
+	wait || true
+	return $rc
+}
+
+main() {
+	local t0 rc=0 filter='.'
+	t0=$(date +%s)
+	log "booting ${KERNEL#"$ROOT"/} kpmode=$MODE (TCG, -smp 2, timeout ${TIMEOUT}s); console: ${LOG#"$ROOT"/}"
+	case $MODE in
+		shell)
+			# Interactive: serial + monitor muxed on stdio, as -nographic
+			# does (Ctrl-A x quits QEMU), but also logged.
+			run_with_timeout "${QEMU[@]}" \
+				-chardev "stdio,id=con,mux=on,signal=off,logfile=$LOG" \
+				-serial chardev:con -mon chardev=con,mode=readline || rc=$?
+			;;
+		test)
+			[ "${VERBOSE:-0}" = 1 ] ||
+				filter='^=== |SKIP-MODULE|MODULE-LOAD-FAILED|Kernel panic|end Kernel panic'
+			boot_logged "$filter" || rc=$?
+			;;
+		run)
+			boot_logged "$filter" || rc=$?
+			;;
+	esac
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		echo "=== QEMU TIMEOUT after ${TIMEOUT}s ===" | tee -a "$LOG" >&2
+	elif [ $rc -ne 0 ]; then
+		log "QEMU exited with status $rc"
+	fi
+	log "QEMU done in $(elapsed "$t0")"
+	return $rc
+}
+
+main "$@"
