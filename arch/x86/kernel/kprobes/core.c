@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86 kprobes: the breakpoint, and the traps that come back to us.
+ *
+ * INT3 reaches kprobe_int3_handler() for two reasons: a probed
+ * instruction was hit, or an out-of-line copy finished (the INT3 after
+ * it in the slot).  Faults taken while a probe is being processed reach
+ * kprobe_fault_handler() through the #GP and #PF handlers.
+ *
+ * While an out-of-line copy runs, interrupts stay off, so neither an
+ * interrupt handler nor the scheduler can come between the breakpoint and
+ * the slot's INT3 on this CPU.  The caller's interrupt flag is kept in
+ * the hit's frame and put back when the copy is done.
+ */
+#include <linux/kprobes.h>
+#include <linux/memory.h>
+#include <linux/perf_event.h>
+#include <linux/uaccess.h>
+#include <asm/text-patching.h>
+#include <asm/sections.h>
+#include <asm/ibt.h>
+#include <asm/extable.h>
+#include <asm/trapnr.h>
+
+#include "internal.h"
+
+/**
+ * arch_arm_kprobe_site - put INT3 on the probed instruction
+ * @site: the site; its slot or emulation is ready
+ *
+ * Called under kprobe_text_lock().  When this returns every CPU sees the
+ * breakpoint.
+ */
+void arch_arm_kprobe_site(struct kprobe_site *site)
+{
+	u8 int3 = INT3_INSN_OPCODE;
+
+	lockdep_assert_held(&text_mutex);
+	text_poke(site->addr, &int3, INT3_INSN_SIZE);
+	text_poke_sync();
+	perf_event_text_poke(site->addr, &site->opcode, 1, &int3, 1);
+}
+
+/**
+ * arch_disarm_kprobe_site - put the original first byte back
+ * @site: the site
+ *
+ * Called under kprobe_text_lock().  The synchronization at the end also
+ * waits for every CPU that already trapped on the breakpoint, since they
+ * handle it, and run any out-of-line copy, with interrupts off.
+ */
+void arch_disarm_kprobe_site(struct kprobe_site *site)
+{
+	u8 int3 = INT3_INSN_OPCODE;
+
+	lockdep_assert_held(&text_mutex);
+	text_poke(site->addr, &site->opcode, 1);
+	text_poke_sync();
+	perf_event_text_poke(site->addr, &int3, 1, &site->opcode, 1);
+}
+
+/**
+ * arch_kprobe_step - execute the probed instruction for a hit
+ * @site: the site that was hit
+ * @regs: the trapped context; regs->ip is just after the breakpoint
+ * @frame: the hit's frame, for the saved interrupt flag
+ *
+ * Return: true when the instruction was emulated and @regs already point
+ * after it; false when the CPU will run the copy in the slot and come
+ * back through the slot's INT3.
+ */
+bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
+		      struct kprobe_frame *frame)
+{
+	const struct arch_specific_insn *ai = &site->ainsn;
+
+	if (ai->emulate) {
+		ai->emulate(ai, regs, (unsigned long)site->addr);
+		return true;
+	}
+	frame->arch_saved = regs->flags & X86_EFLAGS_IF;
+	regs->flags &= ~X86_EFLAGS_IF;
+	regs->ip = (unsigned long)ai->slot;
+	return false;
+}
+NOKPROBE_SYMBOL(arch_kprobe_step);
+
+/* The INT3 at @addr ends the innermost out-of-line copy: finish the hit. */
+static bool finish_step(struct pt_regs *regs, kprobe_opcode_t *addr)
+{
+	struct kprobe_frame *f = kprobe_top_frame();
+	const struct arch_specific_insn *ai;
+
+	if (!f || (f->status != KPROBE_HIT_SS && f->status != KPROBE_REENTER))
+		return false;
+	ai = &f->site->ainsn;
+	if (!ai->slot || addr != ai->slot + ai->len)
+		return false;
+
+	regs->ip = (unsigned long)f->site->addr + ai->len;
+	if (!ai->sets_if)
+		regs->flags |= f->arch_saved;
+	kprobe_step_done(regs);
+	return true;
+}
+NOKPROBE_SYMBOL(finish_step);
+
+/**
+ * kprobe_int3_handler - INT3 in kernel mode; is it ours?
+ * @regs: the trapped context
+ *
+ * Called by do_int3() with interrupts off.
+ *
+ * Return: 1 if kprobes handled the trap, 0 if it belongs to someone else.
+ */
+int kprobe_int3_handler(struct pt_regs *regs)
+{
+	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - INT3_INSN_SIZE);
+	struct kprobe_site *site;
+	u8 byte;
+
+	if (user_mode(regs))
+		return 0;
+
+	/* 1. The end of an out-of-line copy. */
+	if (finish_step(regs, addr))
+		return 1;
+
+	/* 2. A probed instruction. */
+	site = get_kprobe_site(addr);
+	if (site)
+		return kprobe_site_hit(site, regs);
+
+	/*
+	 * 3. A breakpoint that is no longer there: removed after this CPU
+	 * trapped on it.  Run the restored instruction.
+	 */
+	if (!get_kernel_nofault(byte, addr) && byte != INT3_INSN_OPCODE) {
+		regs->ip = (unsigned long)addr;
+		return 1;
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(kprobe_int3_handler);
+
+/*
+ * The out-of-line copy faulted: put the context back on the probed
+ * instruction, with the caller's interrupt flag, and drop the hit.  The
+ * fault is then handled as if the original instruction had taken it, so
+ * exception-table fixups for that address apply.
+ */
+static void rewind_step(struct kprobe_frame *f, struct pt_regs *regs)
+{
+	regs->ip = (unsigned long)f->site->addr;
+	regs->flags |= f->arch_saved;
+	kprobe_frame_abort(regs);
+}
+NOKPROBE_SYMBOL(rewind_step);
+
+/*
+ * The #PF path looks for exception-table fixups after asking kprobes, so
+ * the rewound address is enough there.  The #GP path looked before, at
+ * the slot address, and found nothing: look again for the original.
+ */
+static int fixup_rewound(struct pt_regs *regs, int trapnr)
+{
+	if (trapnr == X86_TRAP_PF)
+		return 0;
+	return fixup_exception(regs, trapnr, current->thread.error_code, 0);
+}
+NOKPROBE_SYMBOL(fixup_rewound);
+
+/**
+ * kprobe_fault_handler - a fault while this CPU processes a probe hit
+ * @regs: the faulting context
+ * @trapnr: the trap number
+ *
+ * Return: 1 if a probe's fault handler took care of the fault, 0 to let
+ * the kernel handle it.
+ */
+int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
+{
+	struct kprobe_frame *f = kprobe_top_frame();
+	struct kprobe_site *site;
+	bool nested;
+
+	if (!f)
+		return 0;
+
+	switch (f->status) {
+	case KPROBE_HIT_SS:
+	case KPROBE_REENTER:
+		site = f->site;
+		if (regs->ip != (unsigned long)site->ainsn.slot)
+			return 0;
+		nested = f->status == KPROBE_REENTER;
+		rewind_step(f, regs);
+		/* A nested hit runs no handler, not even a fault handler. */
+		if (!nested && kprobe_site_fault(site, regs, trapnr))
+			return 1;
+		return fixup_rewound(regs, trapnr);
+	case KPROBE_HIT_ACTIVE:
+	case KPROBE_HIT_SSDONE:
+		return kprobe_handler_fault(regs, trapnr);
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(kprobe_fault_handler);
+
+/**
+ * arch_adjust_kprobe_addr - step over ENDBR64 at a function entry
+ * @addr: start of the function
+ * @offset: offset asked for inside it
+ * @on_func_entry: set when the result is the function's entry
+ *
+ * With IBT, "the entry" is the instruction after ENDBR64: an indirect
+ * call lands on ENDBR64, which must stay intact.
+ *
+ * Return: the address to probe.
+ */
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry)
+{
+	u32 first;
+	bool endbr = !get_kernel_nofault(first, (u32 *)addr) &&
+		     is_endbr(first);
+
+	if (endbr && !offset)
+		offset = ENDBR_INSN_SIZE;
+	*on_func_entry = !offset || (endbr && offset == ENDBR_INSN_SIZE);
+	return (kprobe_opcode_t *)(addr + offset);
+}
+
+/**
+ * arch_within_kprobe_blacklist - x86 text that is never probed
+ * @addr: a text address
+ *
+ * Return: true for the entry code and the .kprobes.text section.
+ */
+bool arch_within_kprobe_blacklist(unsigned long addr)
+{
+	return (addr >= (unsigned long)__entry_text_start &&
+		addr < (unsigned long)__entry_text_end) ||
+	       (addr >= (unsigned long)__kprobes_text_start &&
+		addr < (unsigned long)__kprobes_text_end);
+}
+
+/**
+ * arch_populate_kprobe_blacklist - list the entry code in debugfs too
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int __init arch_populate_kprobe_blacklist(void)
+{
+	return kprobe_add_area_blacklist((unsigned long)__entry_text_start,
+					 (unsigned long)__entry_text_end);
+}

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86 kprobes: deciding how a probed instruction gets executed.
+ *
+ * The first byte of a probed instruction becomes INT3, so on every hit
+ * the instruction has to run somewhere else.  There are two ways:
+ *
+ *   out of line  A copy sits in an executable slot, followed by a second
+ *                INT3.  The breakpoint handler returns into the slot with
+ *                interrupts off; the copy runs, the second INT3 traps,
+ *                and the handler sends the CPU on to the instruction
+ *                after the probed one.  A RIP-relative operand in the
+ *                copy is re-aimed at the data the original addresses.
+ *   emulated     Instructions whose effect depends on where they run
+ *                (relative branches, calls, returns, indirect branches),
+ *                or on the interrupt flag that the slot runs without
+ *                (CLI, STI, PUSHF), are carried out on the trapped
+ *                registers by emulate.c.
+ *
+ * Why a second INT3 and not the trap flag: this kernel's #DB handler does
+ * not call into kprobes, and INT3 needs no debug-register state.  The
+ * cost is one more trap per hit, which a later "boost" can remove.
+ *
+ * A table indexed by opcode says which way an instruction goes, or that
+ * it cannot be probed at all (it traps, halts, switches privilege, or
+ * would never come back to the slot's INT3).
+ */
+#include <linux/kprobes.h>
+#include <linux/kallsyms.h>
+#include <linux/uaccess.h>
+#include <linux/memory.h>
+#include <linux/perf_event.h>
+#include <linux/unaligned.h>
+#include <asm/insn.h>
+#include <asm/insn-eval.h>
+#include <asm/text-patching.h>
+
+#include "internal.h"
+
+enum insn_plan {
+	PLAN_EMULATE,		/* carried out by @emulate */
+	PLAN_STEP_SETS_IF,	/* out of line; keeps the IF it produces */
+	PLAN_GROUP5,		/* 0xff: depends on ModRM.reg */
+	PLAN_REFUSE,		/* cannot be probed */
+};
+
+struct insn_rule {
+	u8 first;
+	u8 last;
+	u8 plan;
+	kprobe_emulate_t emulate;
+};
+
+/* Anything not listed runs out of line. */
+static const struct insn_rule one_byte_rules[] = {
+	{ 0x70, 0x7f, PLAN_EMULATE, kprobe_emulate_jcc },
+	{ 0x9c, 0x9c, PLAN_EMULATE, kprobe_emulate_pushf },
+	{ 0x9d, 0x9d, PLAN_STEP_SETS_IF },		/* POPF */
+	{ 0xc2, 0xc3, PLAN_EMULATE, kprobe_emulate_ret },
+	{ 0xca, 0xcf, PLAN_REFUSE },	/* far RET, INT3, INT n, INTO, IRET */
+	{ 0xe0, 0xe3, PLAN_EMULATE, kprobe_emulate_loop },
+	{ 0xe8, 0xe8, PLAN_EMULATE, kprobe_emulate_call },
+	{ 0xe9, 0xe9, PLAN_EMULATE, kprobe_emulate_jmp },
+	{ 0xeb, 0xeb, PLAN_EMULATE, kprobe_emulate_jmp },
+	{ 0xf1, 0xf1, PLAN_REFUSE },	/* INT1 */
+	{ 0xf4, 0xf4, PLAN_REFUSE },	/* HLT: would sleep with IF clear */
+	{ 0xfa, 0xfb, PLAN_EMULATE, kprobe_emulate_cli_sti },
+	{ 0xff, 0xff, PLAN_GROUP5 },
+};
+
+static const struct insn_rule two_byte_rules[] = {	/* after 0x0f */
+	{ 0x05, 0x05, PLAN_REFUSE },	/* SYSCALL */
+	{ 0x07, 0x07, PLAN_REFUSE },	/* SYSRET */
+	{ 0x0b, 0x0b, PLAN_REFUSE },	/* UD2 */
+	{ 0x34, 0x35, PLAN_REFUSE },	/* SYSENTER, SYSEXIT */
+	{ 0x80, 0x8f, PLAN_EMULATE, kprobe_emulate_jcc },
+	{ 0xb9, 0xb9, PLAN_REFUSE },	/* UD1 */
+	{ 0xff, 0xff, PLAN_REFUSE },	/* UD0 */
+};
+
+/* Opcode plus ModRM combinations that are refused: { op0, op1, modrm }. */
+static const u8 refused_modrm[][3] = {
+	{ 0x0f, 0x01, 0xf8 },		/* SWAPGS */
+	{ 0x0f, 0x01, 0xc9 },		/* MWAIT */
+	{ 0x0f, 0x01, 0xfb },		/* MWAITX */
+	{ 0xc7, 0x00, 0xf8 },		/* XBEGIN: RIP-relative abort path */
+};
+
+static const struct insn_rule *find_rule(const struct insn_rule *rules,
+					 unsigned int n, u8 op)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (op >= rules[i].first && op <= rules[i].last)
+			return &rules[i];
+	}
+	return NULL;
+}
+
+static bool modrm_refused(struct insn *insn)
+{
+	u8 op0 = insn->opcode.bytes[0];
+	u8 op1 = insn->opcode.nbytes > 1 ? insn->opcode.bytes[1] : 0;
+	unsigned int i;
+
+	if (!insn->modrm.nbytes)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(refused_modrm); i++) {
+		if (refused_modrm[i][0] == op0 && refused_modrm[i][1] == op1 &&
+		    refused_modrm[i][2] == insn->modrm.bytes[0])
+			return true;
+	}
+	return false;
+}
+
+static bool has_prefix(struct insn *insn, insn_byte_t want)
+{
+	insn_byte_t prefix;
+	int i;
+
+	for_each_insn_prefix(insn, i, prefix) {
+		if (prefix == want)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Copy the original bytes at @addr into @buf, undoing our own breakpoint
+ * if there is one.  Return: how many bytes could be read.
+ */
+static int read_orig_bytes(unsigned long addr, u8 *buf)
+{
+	struct kprobe_site *site;
+	int n;
+
+	for (n = 0; n < MAX_INSN_SIZE; n++) {
+		if (get_kernel_nofault(buf[n], (u8 *)addr + n))
+			break;
+	}
+	if (n && buf[0] == INT3_INSN_OPCODE) {
+		site = get_kprobe_site((kprobe_opcode_t *)addr);
+		if (site && site->armed)
+			buf[0] = site->opcode;
+	}
+	return n;
+}
+
+static int decode_at(unsigned long addr, struct insn *insn, u8 *buf)
+{
+	int n = read_orig_bytes(addr, buf);
+
+	if (!n || insn_decode(insn, buf, n, INSN_MODE_KERN) < 0)
+		return -EILSEQ;
+	return 0;
+}
+
+/* Decode from the start of the function: @addr must start an insn. */
+static int check_boundary(unsigned long addr)
+{
+	unsigned long size, off, pos;
+	u8 buf[MAX_INSN_SIZE];
+	struct insn insn;
+
+	if (!kallsyms_lookup_size_offset(addr, &size, &off))
+		return -EILSEQ;
+	for (pos = addr - off; pos < addr; pos += insn.length) {
+		if (decode_at(pos, &insn, buf))
+			return -EILSEQ;
+	}
+	return pos == addr ? 0 : -EILSEQ;
+}
+
+static int plan_emulation(struct insn *insn, struct arch_specific_insn *ai,
+			  kprobe_emulate_t emulate)
+{
+	/* 16-bit branch targets and 32-bit counters are not emulated. */
+	if (has_prefix(insn, 0x66) || has_prefix(insn, 0x67))
+		return -EOPNOTSUPP;
+	ai->emulate = emulate;
+	ai->op = insn->opcode.bytes[insn->opcode.nbytes - 1];
+	ai->disp = insn->immediate.value;
+	return 0;
+}
+
+/* 0xff: INC, DEC, CALL, CALLF, JMP, JMPF, PUSH by ModRM.reg */
+static int plan_group5(struct insn *insn, struct arch_specific_insn *ai)
+{
+	u8 modrm = insn->modrm.bytes[0];
+	int off;
+
+	switch (X86_MODRM_REG(modrm)) {
+	case 2:
+		ai->emulate = kprobe_emulate_call_reg;
+		break;
+	case 4:
+		ai->emulate = kprobe_emulate_jmp_reg;
+		break;
+	case 3:
+	case 5:
+		return -EOPNOTSUPP;	/* far branches */
+	default:
+		return 0;		/* runs out of line */
+	}
+	/* Branches through memory would need the operand's address. */
+	if (X86_MODRM_MOD(modrm) != 3 || has_prefix(insn, 0x66)) {
+		ai->emulate = NULL;
+		return -EOPNOTSUPP;
+	}
+	/* The register form looks only at the instruction, not at regs. */
+	off = insn_get_modrm_rm_off(insn, NULL);
+	if (off < 0) {
+		ai->emulate = NULL;
+		return -EOPNOTSUPP;
+	}
+	ai->reg = off;
+	return 0;
+}
+
+/* Fill @ai->emulate or @ai->sets_if, or refuse the instruction. */
+static int plan_insn(struct insn *insn, struct arch_specific_insn *ai)
+{
+	const struct insn_rule *rule;
+	u8 op0 = insn->opcode.bytes[0];
+
+	if (modrm_refused(insn) || insn_masking_exception(insn))
+		return -EOPNOTSUPP;
+	if (op0 != 0x0f)
+		rule = find_rule(one_byte_rules, ARRAY_SIZE(one_byte_rules),
+				 op0);
+	else if (insn->opcode.nbytes == 2)
+		rule = find_rule(two_byte_rules, ARRAY_SIZE(two_byte_rules),
+				 insn->opcode.bytes[1]);
+	else
+		rule = NULL;			/* three-byte maps */
+	if (!rule || insn->vex_prefix.nbytes)
+		return 0;
+
+	switch (rule->plan) {
+	case PLAN_EMULATE:
+		return plan_emulation(insn, ai, rule->emulate);
+	case PLAN_STEP_SETS_IF:
+		ai->sets_if = true;
+		return 0;
+	case PLAN_GROUP5:
+		return plan_group5(insn, ai);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+/* Write the out-of-line copy and its trailing INT3 into a new slot. */
+static int build_slot(struct kprobe_site *site, struct insn *insn)
+{
+	struct arch_specific_insn *ai = &site->ainsn;
+	u8 buf[KPROBE_SLOT_SIZE];
+	kprobe_opcode_t *slot;
+	s64 disp;
+
+	slot = kprobe_slot_alloc();
+	if (!slot)
+		return -ENOMEM;
+
+	memcpy(buf, ai->insn, ai->len);
+	if (insn_rip_relative(insn)) {
+		disp = (s64)insn->displacement.value +
+		       ((long)site->addr - (long)slot);
+		if (disp != (s32)disp) {
+			kprobe_slot_free(slot);
+			return -ERANGE;
+		}
+		put_unaligned((s32)disp,
+			      (s32 *)(buf + insn_offset_displacement(insn)));
+	}
+	buf[ai->len] = INT3_INSN_OPCODE;
+
+	text_poke(slot, buf, ai->len + INT3_INSN_SIZE);
+	perf_event_text_poke(slot, NULL, 0, buf, ai->len + INT3_INSN_SIZE);
+	ai->slot = slot;
+	return 0;
+}
+
+/**
+ * arch_prepare_kprobe_site - decode a probed instruction and plan its run
+ * @site: the new site; only @site->addr is set
+ *
+ * Called under kprobe_text_lock().
+ *
+ * Return: 0; -EILSEQ when @site->addr is not at an instruction boundary
+ * or cannot be decoded; -EOPNOTSUPP for an instruction that cannot be
+ * probed; -ENOMEM or -ERANGE when no usable slot could be had.
+ */
+int arch_prepare_kprobe_site(struct kprobe_site *site)
+{
+	struct arch_specific_insn *ai = &site->ainsn;
+	unsigned long addr = (unsigned long)site->addr;
+	struct insn insn;
+	int ret;
+
+	lockdep_assert_held(&text_mutex);
+
+	/* 1. The address must start an instruction of its function. */
+	ret = check_boundary(addr);
+	if (ret)
+		return ret;
+
+	/* 2. Decode the original instruction. */
+	if (decode_at(addr, &insn, ai->insn))
+		return -EILSEQ;
+	ai->len = insn.length;
+	site->opcode = ai->insn[0];
+
+	/* 3. Emulate it, or run it out of line, or refuse it. */
+	ret = plan_insn(&insn, ai);
+	if (ret || ai->emulate)
+		return ret;
+
+	/* 4. Out of line: build the slot. */
+	return build_slot(site, &insn);
+}
+
+/**
+ * arch_release_kprobe_site - free the slot of a site nobody uses any more
+ * @site: the site
+ */
+void arch_release_kprobe_site(struct kprobe_site *site)
+{
+	if (site->ainsn.slot)
+		kprobe_slot_free(site->ainsn.slot);
+	site->ainsn.slot = NULL;
+}

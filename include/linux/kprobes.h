@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef _LINUX_KPROBES_H
+#define _LINUX_KPROBES_H
+/*
+ * Kprobes: dynamic breakpoints in kernel text.
+ *
+ * A kprobe names one instruction (by address, or by symbol plus offset).
+ * Registering it replaces the first byte of that instruction with the
+ * architecture's breakpoint.  When a CPU reaches the breakpoint, the
+ * probe's @pre_handler runs, the original instruction is executed on the
+ * side (out of line in an executable slot, or emulated), the
+ * @post_handler runs, and execution continues after the instruction as
+ * if nothing had happened.
+ *
+ * Any number of kprobes may name the same instruction.  They share one
+ * &struct kprobe_site, which owns the breakpoint and the copy of the
+ * instruction; each probe keeps its own handlers, flags and miss count.
+ *
+ * Handlers run with preemption disabled, in the exception context of the
+ * breakpoint (NMI-like on x86): they must not sleep.  A probe that is hit
+ * while a handler runs on the same CPU runs no handler and counts the
+ * hit in its @nmissed instead.
+ *
+ * unregister_kprobe() returns only once no CPU can still be running one
+ * of the probe's handlers, so the caller may free the probe right away.
+ */
+#include <linux/compiler.h>
+#include <linux/linkage.h>
+#include <linux/list.h>
+#include <linux/notifier.h>
+#include <linux/smp.h>
+#include <linux/bug.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
+#include <linux/rcupdate.h>
+#include <linux/mutex.h>
+#include <linux/ftrace.h>
+#include <linux/objpool.h>
+#include <linux/rethook.h>
+#include <asm/kprobes.h>
+
+/* Values of &struct kprobe_frame.status, for the CPU that hit a probe. */
+#define KPROBE_HIT_ACTIVE	0x00000001	/* pre handlers running */
+#define KPROBE_HIT_SS		0x00000002	/* original insn executing */
+#define KPROBE_REENTER		0x00000004	/* hit inside a handler */
+#define KPROBE_HIT_SSDONE	0x00000008	/* post handlers running */
+
+#ifndef CONFIG_KPROBES
+#include <asm-generic/kprobes.h>
+typedef int kprobe_opcode_t;
+struct arch_specific_insn {
+	int dummy;
+};
+#endif
+
+struct kprobe;
+struct kprobe_site;
+struct pt_regs;
+struct kretprobe;
+struct kretprobe_instance;
+
+typedef int (*kprobe_pre_handler_t)(struct kprobe *, struct pt_regs *);
+typedef void (*kprobe_post_handler_t)(struct kprobe *, struct pt_regs *,
+				      unsigned long flags);
+typedef int (*kprobe_fault_handler_t)(struct kprobe *, struct pt_regs *,
+				      int trapnr);
+typedef int (*kretprobe_handler_t)(struct kretprobe_instance *,
+				   struct pt_regs *);
+
+/**
+ * struct kprobe - one breakpoint handler set at one instruction
+ * @hlist: never hashed by kprobes; kept initialised so that callers can
+ *	test "registered" as !list_empty(@list) || !hlist_unhashed(@hlist)
+ * @list: link in the probe's &struct kprobe_site list while registered
+ * @nmissed: hits that ran no handler because a handler was already
+ *	running on that CPU; cleared by register
+ * @addr: the probed instruction; written by register when @symbol_name
+ *	is used instead
+ * @symbol_name: symbol to probe, "sym" or "module:sym"
+ * @offset: byte offset from @symbol_name (or from @addr)
+ * @pre_handler: runs before the instruction; returning non-zero means
+ *	"I changed regs->ip": the instruction and @post_handler are skipped
+ * @post_handler: runs after the instruction was executed
+ * @fault_handler: runs when a handler of this probe, or the execution of
+ *	the probed instruction, takes a fault; non-zero means "handled"
+ * @opcode: the first byte of the original instruction (read only)
+ * @flags: KPROBE_FLAG_* bits; protected by the kprobe mutex once registered
+ */
+struct kprobe {
+	struct hlist_node hlist;
+	struct list_head list;
+	unsigned long nmissed;
+	kprobe_opcode_t *addr;
+	const char *symbol_name;
+	unsigned int offset;
+	kprobe_pre_handler_t pre_handler;
+	kprobe_post_handler_t post_handler;
+	kprobe_fault_handler_t fault_handler;
+	kprobe_opcode_t opcode;
+	u32 flags;
+};
+
+#define KPROBE_FLAG_GONE		1	/* the probed text was freed */
+#define KPROBE_FLAG_DISABLED		2	/* registered but not armed */
+#define KPROBE_FLAG_OPTIMIZED		4	/* runs through a jump detour */
+#define KPROBE_FLAG_FTRACE		8	/* runs through ftrace */
+#define KPROBE_FLAG_ON_FUNC_ENTRY	16	/* sits on a function entry */
+
+static inline bool kprobe_gone(struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_GONE;
+}
+
+static inline bool kprobe_disabled(struct kprobe *p)
+{
+	return p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
+}
+
+static inline bool kprobe_optimized(struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_OPTIMIZED;
+}
+
+static inline bool kprobe_ftrace(struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_FTRACE;
+}
+
+/**
+ * struct kretprobe - a probe on the return of a function
+ * @kp: the entry probe; only its address fields are the caller's
+ * @handler: runs when the probed function returns
+ * @entry_handler: runs at entry; non-zero skips the return hook
+ * @maxactive: instances that may be in flight at once
+ * @nmissed: returns that could not be hooked
+ * @data_size: bytes of per-instance scratch in &kretprobe_instance.data
+ */
+struct kretprobe {
+	struct kprobe kp;
+	kretprobe_handler_t handler;
+	kretprobe_handler_t entry_handler;
+	int maxactive;
+	int nmissed;
+	size_t data_size;
+};
+
+#define KRETPROBE_MAX_DATA_SIZE	4096
+
+/**
+ * struct kretprobe_instance - one hooked call of a return-probed function
+ * @rp: the return probe, or NULL once it was unregistered
+ * @task: the task that made the call
+ * @ret_addr: where the function really returns to
+ * @data: @rp->data_size bytes for the handlers
+ */
+struct kretprobe_instance {
+	struct kretprobe __rcu *rp;
+	struct task_struct *task;
+	kprobe_opcode_t *ret_addr;
+	char data[];
+};
+
+static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return rcu_dereference_check(ri->rp, rcu_read_lock_any_held());
+}
+
+static inline unsigned long
+get_kretprobe_retaddr(struct kretprobe_instance *ri)
+{
+	return (unsigned long)ri->ret_addr;
+}
+
+#ifdef CONFIG_KPROBES
+
+/**
+ * struct kprobe_site - everything registered at one probed instruction
+ * @node: link in the probe hash table (RCU readers, kprobe mutex writers)
+ * @link: link on the gone list, or on a private list between unlinking
+ *	and freeing; never walked by RCU readers
+ * @addr: the probed instruction
+ * @probes: the &struct kprobe objects at @addr, linked by their @list
+ * @nr_enabled: how many of @probes are neither disabled nor gone
+ * @armed: the breakpoint is in the text
+ * @gone: the text under @addr was freed; the site left the hash table
+ * @opcode: first byte of the original instruction, set by the arch
+ * @ainsn: the architecture's copy of the instruction
+ *
+ * Shared between the generic core and the architecture code, which only
+ * reads @addr and owns @opcode and @ainsn.  The rest belongs to the core
+ * and is protected by the kprobe mutex.
+ */
+struct kprobe_site {
+	struct hlist_node node;
+	struct list_head link;
+	kprobe_opcode_t *addr;
+	struct list_head probes;
+	unsigned int nr_enabled;
+	bool armed;
+	bool gone;
+	kprobe_opcode_t opcode;
+	struct arch_specific_insn ainsn;
+};
+
+/* Nested hits one CPU can track: task, handler, NMI, handler in NMI. */
+#define KPROBE_MAX_NESTING	4
+
+/**
+ * struct kprobe_frame - one probe hit being processed on a CPU
+ * @site: the site that was hit
+ * @prev: kprobe_running() before this hit, restored when it ends
+ * @arch_saved: scratch for the architecture (x86: the interrupt flag)
+ * @status: one of KPROBE_HIT_ACTIVE, _HIT_SS, _REENTER, _HIT_SSDONE
+ */
+struct kprobe_frame {
+	struct kprobe_site *site;
+	struct kprobe *prev;
+	unsigned long arch_saved;
+	unsigned int status;
+};
+
+/**
+ * struct kprobe_ctlblk - per-CPU stack of probe hits in progress
+ * @depth: number of valid entries in @frames
+ * @frames: innermost hit last
+ */
+struct kprobe_ctlblk {
+	unsigned int depth;
+	struct kprobe_frame frames[KPROBE_MAX_NESTING];
+};
+
+DECLARE_PER_CPU(struct kprobe *, current_kprobe);
+DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+
+/* kprobe_running - the probe whose handler runs on this CPU, if any */
+static inline struct kprobe *kprobe_running(void)
+{
+	return __this_cpu_read(current_kprobe);
+}
+
+static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
+{
+	return this_cpu_ptr(&kprobe_ctlblk);
+}
+
+void kprobe_busy_begin(void);
+void kprobe_busy_end(void);
+
+int register_kprobe(struct kprobe *p);
+void unregister_kprobe(struct kprobe *p);
+int register_kprobes(struct kprobe **kps, int num);
+void unregister_kprobes(struct kprobe **kps, int num);
+int enable_kprobe(struct kprobe *kp);
+int disable_kprobe(struct kprobe *kp);
+
+kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset);
+int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
+			 unsigned long offset);
+bool within_kprobe_blacklist(unsigned long addr);
+bool is_kprobe_insn_slot(unsigned long addr);
+int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
+		       char *sym);
+void kprobe_free_init_mem(void);
+void dump_kprobe(struct kprobe *kp);
+
+/*
+ * Generic services for the architecture code's breakpoint path.  All of
+ * them run in the breakpoint's exception context.
+ */
+struct kprobe_site *get_kprobe_site(kprobe_opcode_t *addr);
+bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs);
+void kprobe_step_done(struct pt_regs *regs);
+struct kprobe_frame *kprobe_top_frame(void);
+void kprobe_frame_abort(struct pt_regs *regs);
+int kprobe_site_fault(struct kprobe_site *site, struct pt_regs *regs,
+		      int trapnr);
+int kprobe_handler_fault(struct pt_regs *regs, int trapnr);
+
+/*
+ * Architecture interface.  Every hook is required; there are no weak
+ * defaults.  Hooks that change text run under kprobe_text_lock(), the
+ * others under the kprobe mutex unless stated otherwise.
+ *
+ * arch_prepare_kprobe_site()	check @site->addr and fill @site->ainsn
+ *				(copy, decode, slot); text lock held
+ * arch_release_kprobe_site()	free what prepare allocated; no CPU can be
+ *				using the site any more
+ * arch_arm_kprobe_site()	write the breakpoint; text lock held
+ * arch_disarm_kprobe_site()	restore the original byte; text lock held
+ * arch_kprobe_step()		execute the probed instruction for a hit
+ *				(exception context); true if it is already
+ *				done (emulated), false if it will finish at
+ *				the architecture's own trap, which then calls
+ *				kprobe_step_done()
+ * arch_adjust_kprobe_addr()	move a function-entry address past entry
+ *				markers (x86: ENDBR64); says if on entry
+ * arch_within_kprobe_blacklist() text the architecture never lets be
+ *				probed; any context
+ * arch_populate_kprobe_blacklist() add architecture areas at boot
+ */
+int arch_prepare_kprobe_site(struct kprobe_site *site);
+void arch_release_kprobe_site(struct kprobe_site *site);
+void arch_arm_kprobe_site(struct kprobe_site *site);
+void arch_disarm_kprobe_site(struct kprobe_site *site);
+bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
+		      struct kprobe_frame *frame);
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry);
+bool arch_within_kprobe_blacklist(unsigned long addr);
+int arch_populate_kprobe_blacklist(void);
+int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
+
+/* Executable slots for out-of-line copies; kprobe mutex held. */
+kprobe_opcode_t *kprobe_slot_alloc(void);
+void kprobe_slot_free(kprobe_opcode_t *slot);
+void kprobe_text_lock(void);
+void kprobe_text_unlock(void);
+
+#else /* !CONFIG_KPROBES */
+
+static inline struct kprobe *kprobe_running(void)
+{
+	return NULL;
+}
+
+static inline void kprobe_busy_begin(void) { }
+static inline void kprobe_busy_end(void) { }
+
+static inline int register_kprobe(struct kprobe *p)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kprobe(struct kprobe *p) { }
+
+static inline int register_kprobes(struct kprobe **kps, int num)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kprobes(struct kprobe **kps, int num) { }
+
+static inline int enable_kprobe(struct kprobe *kp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int disable_kprobe(struct kprobe *kp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline bool within_kprobe_blacklist(unsigned long addr)
+{
+	return true;
+}
+
+static inline bool is_kprobe_insn_slot(unsigned long addr)
+{
+	return false;
+}
+
+static inline int kprobe_get_kallsym(unsigned int symnum,
+				     unsigned long *value, char *type,
+				     char *sym)
+{
+	return -ERANGE;
+}
+
+static inline void kprobe_free_init_mem(void) { }
+
+static inline int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
+{
+	return 0;
+}
+
+#endif /* CONFIG_KPROBES */
+
+/*
+ * Return probes.  The engine is not part of this series yet: with
+ * CONFIG_KRETPROBES off, registering one fails with -EOPNOTSUPP.
+ */
+static inline int register_kretprobe(struct kretprobe *rp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kretprobe(struct kretprobe *rp) { }
+
+static inline int register_kretprobes(struct kretprobe **rps, int num)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_kretprobes(struct kretprobe **rps, int num) { }
+
+static inline int enable_kretprobe(struct kretprobe *rp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int disable_kretprobe(struct kretprobe *rp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline bool is_kretprobe_trampoline(unsigned long addr)
+{
+	return false;
+}
+
+static inline void kprobe_flush_task(struct task_struct *tk) { }
+
+/* Jump optimization and ftrace-based probes are not part of it either. */
+static inline bool is_kprobe_optinsn_slot(unsigned long addr)
+{
+	return false;
+}
+
+static inline void wait_for_kprobe_optimizer(void) { }
+static inline void kprobe_ftrace_kill(void) { }
+
+/**
+ * kprobe_page_fault - let kprobes look at a fault first
+ * @regs: the faulting context
+ * @trap: the trap number
+ *
+ * Only a kernel-mode fault taken in non-preemptible context while a probe
+ * is being handled on this CPU can be ours.
+ *
+ * Return: true if kprobes handled the fault.
+ */
+static nokprobe_inline bool kprobe_page_fault(struct pt_regs *regs,
+					      unsigned int trap)
+{
+	if (!IS_ENABLED(CONFIG_KPROBES) || user_mode(regs) || preemptible())
+		return false;
+	if (!kprobe_running())
+		return false;
+	return kprobe_fault_handler(regs, trap);
+}
+
+#endif /* _LINUX_KPROBES_H */

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kprobes core: the registry of probe sites and their life cycle.
+ *
+ * Objects
+ *   struct kprobe       what a user registers: handlers, flags, nmissed.
+ *   struct kprobe_site  one per probed address: the breakpoint, the arch
+ *                       copy of the instruction and the kprobes there.
+ *
+ * Locking
+ *   kprobe_mutex protects the hash table and the gone list (writers),
+ *   every site's probe list (writers), the site fields nr_enabled, armed
+ *   and gone, the flags of registered kprobes, the global arm switch and
+ *   the slot cache.  Text is changed only under kprobe_text_lock(), which
+ *   nests in kprobe_mutex and takes the locks in the one order used by
+ *   every other text patcher (jump labels, static calls):
+ *
+ *     kprobe_mutex -> cpus_read_lock -> jump_label_lock -> text_mutex
+ *
+ * RCU
+ *   The breakpoint path finds a site with hlist_for_each_entry_rcu() and
+ *   walks its probes with list_for_each_entry_rcu(), taking no lock: it
+ *   runs in exception context with interrupts off, which RCU treats as a
+ *   read-side critical section.  The out-of-line step also runs with
+ *   interrupts off.  So once a site is disarmed and unlinked, one
+ *   synchronize_rcu() guarantees that no CPU still runs one of its
+ *   handlers or executes in its slot; only then are the site, its slot
+ *   and the caller's kprobes released.
+ *
+ *   A site is always disarmed before it is unhashed: a CPU that traps on
+ *   a breakpoint must find its site.
+ */
+#include <linux/kprobes.h>
+#include <linux/hash.h>
+#include <linux/slab.h>
+#include <linux/module.h>
+#include <linux/cpu.h>
+#include <linux/jump_label.h>
+#include <linux/memory.h>
+#include <linux/kallsyms.h>
+#include <linux/init.h>
+#include <asm/sections.h>
+
+#include "internal.h"
+
+#define KPROBE_HASH_BITS	10
+
+DEFINE_MUTEX(kprobe_mutex);
+
+static struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
+static LIST_HEAD(kprobe_gone_sites);		/* struct kprobe_site.link */
+static bool kprobes_disarmed;			/* debugfs "enabled" is 0 */
+
+static struct hlist_head *kprobe_bucket(kprobe_opcode_t *addr)
+{
+	return &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)];
+}
+
+/**
+ * get_kprobe_site - find the live site at an address
+ * @addr: the probed instruction
+ *
+ * Callable from the breakpoint path (RCU by exception context) and with
+ * the kprobe mutex held.
+ *
+ * Return: the site, or NULL.
+ */
+struct kprobe_site *get_kprobe_site(kprobe_opcode_t *addr)
+{
+	struct kprobe_site *site;
+
+	hlist_for_each_entry_rcu(site, kprobe_bucket(addr), node,
+				 lockdep_is_held(&kprobe_mutex)) {
+		if (site->addr == addr)
+			return site;
+	}
+	return NULL;
+}
+NOKPROBE_SYMBOL(get_kprobe_site);
+
+/**
+ * kprobe_text_lock - take every lock needed to change kernel text
+ *
+ * The kprobe mutex must be held.  See the lock order at the top of this
+ * file.
+ */
+void kprobe_text_lock(void)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	cpus_read_lock();
+	jump_label_lock();
+	mutex_lock(&text_mutex);
+}
+
+/**
+ * kprobe_text_unlock - release what kprobe_text_lock() took
+ */
+void kprobe_text_unlock(void)
+{
+	mutex_unlock(&text_mutex);
+	jump_label_unlock();
+	cpus_read_unlock();
+}
+
+/* Make the breakpoint match the site's state and the global switch. */
+static void site_sync_armed_locked(struct kprobe_site *site)
+{
+	bool want = site->nr_enabled && !site->gone && !kprobes_disarmed;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (want == site->armed)
+		return;
+
+	kprobe_text_lock();
+	if (want)
+		arch_arm_kprobe_site(site);
+	else
+		arch_disarm_kprobe_site(site);
+	kprobe_text_unlock();
+	site->armed = want;
+}
+
+static bool site_has_probe(struct kprobe_site *site, struct kprobe *p)
+{
+	struct kprobe *q;
+
+	list_for_each_entry(q, &site->probes, list) {
+		if (q == p)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The site @p is registered at, live or gone, or NULL when @p is not
+ * registered.  Looks only at sites, never at @p's own links, so it is safe
+ * for a kprobe that was never registered.
+ */
+static struct kprobe_site *kprobe_site_of_locked(struct kprobe *p)
+{
+	struct kprobe_site *site;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!p->addr)
+		return NULL;
+
+	site = get_kprobe_site(p->addr);
+	if (site && site_has_probe(site, p))
+		return site;
+
+	list_for_each_entry(site, &kprobe_gone_sites, link) {
+		if (site->addr == p->addr && site_has_probe(site, p))
+			return site;
+	}
+	return NULL;
+}
+
+/*
+ * Create and hash the site for @addr: check the address, let the arch
+ * decode the instruction and prepare its copy.  Nothing is armed yet.
+ */
+static struct kprobe_site *site_create_locked(kprobe_opcode_t *addr)
+{
+	struct kprobe_site *site;
+	struct module *mod = NULL;
+	int ret;
+
+	lockdep_assert_held(&kprobe_mutex);
+	site = kzalloc(sizeof(*site), GFP_KERNEL);
+	if (!site)
+		return ERR_PTR(-ENOMEM);
+	site->addr = addr;
+	INIT_LIST_HEAD(&site->probes);
+	INIT_LIST_HEAD(&site->link);
+
+	kprobe_text_lock();
+	ret = kprobe_check_address_locked((unsigned long)addr, &mod);
+	if (!ret)
+		ret = arch_prepare_kprobe_site(site);
+	kprobe_text_unlock();
+
+	if (!ret)
+		hlist_add_head_rcu(&site->node, kprobe_bucket(addr));
+	/*
+	 * The module reference only had to last until the site is hashed:
+	 * from now on the module notifier, which takes kprobe_mutex, finds
+	 * the site when the module goes.
+	 */
+	module_put(mod);
+	if (ret) {
+		kfree(site);
+		return ERR_PTR(ret);
+	}
+	return site;
+}
+
+/* Called after a grace period: nobody can see @site any more. */
+static void site_free_locked(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	arch_release_kprobe_site(site);
+	kfree(site);
+}
+
+static int register_kprobe_locked(struct kprobe *p)
+{
+	struct kprobe_site *site;
+	kprobe_opcode_t *addr;
+	bool on_entry;
+
+	lockdep_assert_held(&kprobe_mutex);
+
+	/* 1. A kprobe can be registered once; refuse before touching it. */
+	if (kprobe_site_of_locked(p))
+		return -EINVAL;
+
+	/* 2. From here on, even a failure leaves the links initialised. */
+	INIT_LIST_HEAD(&p->list);
+	INIT_HLIST_NODE(&p->hlist);
+
+	/* 3. Resolve where it goes; only DISABLED is the caller's flag. */
+	addr = kprobe_resolve_addr(p->addr, p->symbol_name, p->offset,
+				   &on_entry);
+	if (IS_ERR(addr))
+		return PTR_ERR(addr);
+	p->addr = addr;
+	p->nmissed = 0;
+	p->flags &= KPROBE_FLAG_DISABLED;
+	if (on_entry)
+		p->flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
+
+	/* 4. Join the site at @addr, or create it. */
+	site = get_kprobe_site(addr);
+	if (!site) {
+		site = site_create_locked(addr);
+		if (IS_ERR(site))
+			return PTR_ERR(site);
+	}
+	p->opcode = site->opcode;
+
+	/* 5. Publish the probe, then arm if it is the first enabled one. */
+	list_add_tail_rcu(&p->list, &site->probes);
+	if (!kprobe_disabled(p))
+		site->nr_enabled++;
+	site_sync_armed_locked(site);
+	return 0;
+}
+
+/**
+ * register_kprobe - insert a probe
+ * @p: the probe; @addr or @symbol_name (not both) says where, plus @offset
+ *
+ * On success @p->addr holds the resolved address: a probe given by
+ * @symbol_name must have @addr set back to NULL before it is registered
+ * again.  A probe registered with KPROBE_FLAG_DISABLED set stays unarmed
+ * until enable_kprobe().
+ *
+ * Return: 0 on success; -EINVAL for a bad request or an address that may
+ * not be probed (not text, blacklisted, kprobes' own code, patched by
+ * another subsystem), or when @p is already registered; -ENOENT for an
+ * unknown symbol or a module that is going away; -EILSEQ when the address
+ * is not at an instruction boundary; -EOPNOTSUPP for an instruction that
+ * cannot be probed; -ENOMEM.
+ */
+int register_kprobe(struct kprobe *p)
+{
+	int ret;
+
+	mutex_lock(&kprobe_mutex);
+	ret = register_kprobe_locked(p);
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kprobe);
+
+/*
+ * Take @p off its site.  A site left without probes is disarmed, unlinked
+ * and queued on @dead, to be freed after a grace period.
+ */
+static void kprobe_detach_locked(struct kprobe *p, struct list_head *dead)
+{
+	struct kprobe_site *site = kprobe_site_of_locked(p);
+
+	if (!site)
+		return;
+
+	if (!kprobe_disabled(p))
+		site->nr_enabled--;
+	list_del_rcu(&p->list);
+	site_sync_armed_locked(site);
+	if (!list_empty(&site->probes))
+		return;
+
+	/* Disarmed above (no enabled probe left), so it may leave now. */
+	if (site->gone)
+		list_del(&site->link);
+	else
+		hlist_del_rcu(&site->node);
+	list_add(&site->link, dead);
+}
+
+/**
+ * unregister_kprobes - remove several probes at once
+ * @kps: the probes
+ * @num: how many
+ *
+ * Probes that are not registered are skipped.  Returns once no handler of
+ * any of them can run any more; all of them share one grace period.
+ */
+void unregister_kprobes(struct kprobe **kps, int num)
+{
+	struct kprobe_site *site, *tmp;
+	LIST_HEAD(dead);
+	int i;
+
+	if (num <= 0)
+		return;
+
+	mutex_lock(&kprobe_mutex);
+	for (i = 0; i < num; i++)
+		kprobe_detach_locked(kps[i], &dead);
+	mutex_unlock(&kprobe_mutex);
+
+	/* Handlers and out-of-line steps run with interrupts off. */
+	synchronize_rcu();
+
+	if (list_empty(&dead))
+		return;
+	mutex_lock(&kprobe_mutex);
+	list_for_each_entry_safe(site, tmp, &dead, link)
+		site_free_locked(site);
+	mutex_unlock(&kprobe_mutex);
+}
+EXPORT_SYMBOL_GPL(unregister_kprobes);
+
+/**
+ * unregister_kprobe - remove a probe
+ * @p: the probe
+ *
+ * Does nothing when @p is not registered.  When it returns, no handler of
+ * @p runs on any CPU and @p may be freed or registered again.
+ */
+void unregister_kprobe(struct kprobe *p)
+{
+	unregister_kprobes(&p, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kprobe);
+
+/**
+ * register_kprobes - insert several probes, all or none
+ * @kps: the probes
+ * @num: how many
+ *
+ * Return: 0, or the error of the first probe that failed, in which case
+ * the probes before it were unregistered again.
+ */
+int register_kprobes(struct kprobe **kps, int num)
+{
+	int i, ret;
+
+	if (num <= 0)
+		return -EINVAL;
+
+	for (i = 0; i < num; i++) {
+		ret = register_kprobe(kps[i]);
+		if (ret) {
+			unregister_kprobes(kps, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(register_kprobes);
+
+/**
+ * enable_kprobe - arm a registered, disabled probe
+ * @p: the probe
+ *
+ * Return: 0 (also when it was already enabled), or -EINVAL when @p is not
+ * registered or its text is gone.
+ */
+int enable_kprobe(struct kprobe *p)
+{
+	struct kprobe_site *site;
+	int ret = 0;
+
+	mutex_lock(&kprobe_mutex);
+	site = kprobe_site_of_locked(p);
+	if (!site || kprobe_gone(p)) {
+		ret = -EINVAL;
+	} else if (p->flags & KPROBE_FLAG_DISABLED) {
+		p->flags &= ~KPROBE_FLAG_DISABLED;
+		site->nr_enabled++;
+		site_sync_armed_locked(site);
+	}
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(enable_kprobe);
+
+/**
+ * disable_kprobe - stop a probe's handlers without unregistering it
+ * @p: the probe
+ *
+ * The breakpoint goes away when no enabled probe is left at the address.
+ * A handler that already started on another CPU may still finish.
+ *
+ * Return: 0 (also when it was already disabled), or -EINVAL when @p is not
+ * registered.
+ */
+int disable_kprobe(struct kprobe *p)
+{
+	struct kprobe_site *site;
+	int ret = 0;
+
+	mutex_lock(&kprobe_mutex);
+	site = kprobe_site_of_locked(p);
+	if (!site) {
+		ret = -EINVAL;
+	} else if (!kprobe_disabled(p)) {
+		p->flags |= KPROBE_FLAG_DISABLED;
+		site->nr_enabled--;
+		site_sync_armed_locked(site);
+	}
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(disable_kprobe);
+
+/* The text under @site is being freed: leave it alone from now on. */
+static void site_kill_locked(struct kprobe_site *site)
+{
+	struct kprobe *p;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry(p, &site->probes, list)
+		p->flags |= KPROBE_FLAG_GONE;
+	site->nr_enabled = 0;
+	site->gone = true;
+	/* No text write: whatever runs there next brings its own bytes. */
+	site->armed = false;
+	hlist_del_rcu(&site->node);
+	list_add_tail(&site->link, &kprobe_gone_sites);
+}
+
+/**
+ * kprobes_kill_matching_locked - mark probes whose text goes away as gone
+ * @match: says whether a site address is in the text being freed
+ * @data: passed to @match
+ *
+ * The probes stay registered (and listed as [GONE]) until their owners
+ * unregister them; their handlers never run again.
+ */
+void kprobes_kill_matching_locked(kprobe_addr_match_t match, void *data)
+{
+	struct kprobe_site *site;
+	struct hlist_node *tmp;
+	int i;
+
+	lockdep_assert_held(&kprobe_mutex);
+	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
+		hlist_for_each_entry_safe(site, tmp, &kprobe_table[i], node) {
+			if (match((unsigned long)site->addr, data))
+				site_kill_locked(site);
+		}
+	}
+}
+
+static bool addr_in_init_text(unsigned long addr, void *unused)
+{
+	return addr >= (unsigned long)__init_begin &&
+	       addr < (unsigned long)__init_end;
+}
+
+/**
+ * kprobe_free_init_mem - the kernel's init text is about to be freed
+ *
+ * Probes on it become gone; the text itself is not touched.
+ */
+void kprobe_free_init_mem(void)
+{
+	mutex_lock(&kprobe_mutex);
+	kprobes_kill_matching_locked(addr_in_init_text, NULL);
+	mutex_unlock(&kprobe_mutex);
+}
+
+/**
+ * kprobes_set_armed - the global switch behind debugfs "enabled"
+ * @armed: false removes every breakpoint, true puts back those of
+ *	enabled probes
+ *
+ * Registration keeps working while disarmed; new probes are not armed.
+ *
+ * Return: 0.
+ */
+int kprobes_set_armed(bool armed)
+{
+	struct kprobe_site *site;
+	int i;
+
+	mutex_lock(&kprobe_mutex);
+	kprobes_disarmed = !armed;
+	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
+		hlist_for_each_entry(site, &kprobe_table[i], node)
+			site_sync_armed_locked(site);
+	}
+	mutex_unlock(&kprobe_mutex);
+	return 0;
+}
+
+/**
+ * kprobes_armed - read the global switch
+ *
+ * Return: true unless every breakpoint was removed through debugfs.
+ */
+bool kprobes_armed(void)
+{
+	return !READ_ONCE(kprobes_disarmed);
+}
+
+static void show_site(struct seq_file *m, struct kprobe_site *site)
+{
+	unsigned long off = 0;
+	struct kprobe *p;
+	char sym[KSYM_NAME_LEN];
+	char *modname = NULL;
+	bool named;
+
+	named = !site->gone &&
+		kallsyms_lookup((unsigned long)site->addr, NULL, &off, &modname,
+				sym);
+	list_for_each_entry(p, &site->probes, list) {
+		seq_printf(m, "%px  k  ", site->addr);
+		if (named)
+			seq_printf(m, "%s+0x%lx%s%s%s", sym, off,
+				   modname ? "  [" : "", modname ?: "",
+				   modname ? "]" : "");
+		else
+			seq_printf(m, "%s", p->symbol_name ?: "?");
+		seq_printf(m, "%s%s\n", kprobe_gone(p) ? "  [GONE]" : "",
+			   (p->flags & KPROBE_FLAG_DISABLED) ?
+				"  [DISABLED]" : "");
+	}
+}
+
+/**
+ * kprobes_show_all - one line per registered probe, for debugfs
+ * @m: where to print
+ */
+void kprobes_show_all(struct seq_file *m)
+{
+	struct kprobe_site *site;
+	int i;
+
+	mutex_lock(&kprobe_mutex);
+	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
+		hlist_for_each_entry(site, &kprobe_table[i], node)
+			show_site(m, site);
+	}
+	list_for_each_entry(site, &kprobe_gone_sites, link)
+		show_site(m, site);
+	mutex_unlock(&kprobe_mutex);
+}
+
+/**
+ * dump_kprobe - print a probe's identity to the kernel log
+ * @kp: the probe
+ */
+void dump_kprobe(struct kprobe *kp)
+{
+	pr_err("kprobe at %pS (%px): symbol %s offset %u flags %#x\n",
+	       kp->addr, kp->addr, kp->symbol_name ?: "-", kp->offset,
+	       kp->flags);
+}
+NOKPROBE_SYMBOL(dump_kprobe);
+
+static int __init kprobes_init(void)
+{
+	int ret;
+
+	ret = kprobe_blacklist_init();
+	if (ret)
+		pr_err("kprobes: blacklist not built (%d), probing refused\n",
+		       ret);
+	return ret;
+}
+early_initcall(kprobes_init);

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kprobes core: /sys/kernel/debug/kprobes/
+ *
+ *   list       one line per registered probe:
+ *              "<address>  k  <symbol>+<offset>  [<module>]  [tags]"
+ *              with tags [GONE] and [DISABLED]
+ *   enabled    "1" or "0"; writing 0 removes every breakpoint, 1 puts the
+ *              breakpoints of enabled probes back
+ *   blacklist  "0x<start>-0x<end>\t<symbol>" per never-probe range
+ */
+#include <linux/kprobes.h>
+#include <linux/debugfs.h>
+#include <linux/kstrtox.h>
+#include <linux/init.h>
+#include <linux/fs.h>
+
+#include "internal.h"
+
+static int list_show(struct seq_file *m, void *unused)
+{
+	kprobes_show_all(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(list);
+
+static int blacklist_show(struct seq_file *m, void *unused)
+{
+	kprobe_blacklist_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(blacklist);
+
+static ssize_t enabled_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	const char *val = kprobes_armed() ? "1\n" : "0\n";
+
+	return simple_read_from_buffer(ubuf, count, ppos, val, 2);
+}
+
+static ssize_t enabled_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	bool armed;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &armed);
+	if (ret)
+		return ret;
+	ret = kprobes_set_armed(armed);
+	return ret ?: count;
+}
+
+static const struct file_operations enabled_fops = {
+	.read = enabled_read,
+	.write = enabled_write,
+	.llseek = default_llseek,
+};
+
+static int __init kprobes_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("kprobes", NULL);
+
+	debugfs_create_file("list", 0400, dir, NULL, &list_fops);
+	debugfs_create_file("enabled", 0600, dir, NULL, &enabled_fops);
+	debugfs_create_file("blacklist", 0400, dir, NULL, &blacklist_fops);
+	return 0;
+}
+late_initcall(kprobes_debugfs_init);

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kprobes core: what happens on a CPU that hits a probe.
+ *
+ * Everything here runs in the breakpoint's exception context (NMI-like,
+ * interrupts off), so nothing here may sleep, take a lock, or be probed.
+ *
+ * Each CPU keeps a small stack of the hits it is processing (struct
+ * kprobe_ctlblk).  A hit proceeds in three steps, which the code below
+ * mirrors:
+ *
+ *   1. run the pre handlers of the enabled probes at the site, or, when a
+ *      handler is already running on this CPU, run none and count a miss;
+ *   2. execute the original instruction: the arch emulates it at once, or
+ *      sends the CPU through an out-of-line copy that ends in a trap of
+ *      its own (interrupts stay off until then);
+ *   3. when the instruction is done, run the post handlers and pop the
+ *      hit off the stack.
+ *
+ * kprobe_running() is the probe whose handler runs, a marker while the
+ * original instruction executes, or NULL.  It is never NULL between the
+ * breakpoint and the end of step 3, which is how faults taken meanwhile
+ * find their way back here.
+ */
+#include <linux/kprobes.h>
+#include <linux/preempt.h>
+
+DEFINE_PER_CPU(struct kprobe *, current_kprobe);
+EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
+DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+
+/* kprobe_running() while an original instruction executes. */
+static struct kprobe kprobe_in_step;
+/* kprobe_running() between kprobe_busy_begin() and kprobe_busy_end(). */
+static struct kprobe kprobe_busy;
+
+/**
+ * kprobe_top_frame - the innermost hit this CPU is processing
+ *
+ * Return: the frame, or NULL when no hit is in progress.
+ */
+struct kprobe_frame *kprobe_top_frame(void)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+
+	return kcb->depth ? &kcb->frames[kcb->depth - 1] : NULL;
+}
+NOKPROBE_SYMBOL(kprobe_top_frame);
+
+static struct kprobe_frame *frame_push(struct kprobe_site *site,
+				       unsigned int status)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_frame *f;
+
+	if (WARN_ON_ONCE(kcb->depth == KPROBE_MAX_NESTING))
+		return NULL;
+	f = &kcb->frames[kcb->depth++];
+	f->site = site;
+	f->prev = kprobe_running();
+	f->arch_saved = 0;
+	f->status = status;
+	return f;
+}
+NOKPROBE_SYMBOL(frame_push);
+
+static void frame_pop(void)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_frame *f = &kcb->frames[--kcb->depth];
+
+	__this_cpu_write(current_kprobe, f->prev);
+}
+NOKPROBE_SYMBOL(frame_pop);
+
+static void site_count_miss(struct kprobe_site *site)
+{
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &site->probes, list) {
+		if (!kprobe_disabled(p))
+			p->nmissed++;
+	}
+}
+NOKPROBE_SYMBOL(site_count_miss);
+
+/* Return: true when a pre handler took over regs->ip. */
+static bool site_run_pre(struct kprobe_site *site, struct pt_regs *regs)
+{
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &site->probes, list) {
+		if (kprobe_disabled(p) || !p->pre_handler)
+			continue;
+		__this_cpu_write(current_kprobe, p);
+		if (p->pre_handler(p, regs))
+			return true;
+	}
+	return false;
+}
+NOKPROBE_SYMBOL(site_run_pre);
+
+static void site_run_post(struct kprobe_site *site, struct pt_regs *regs)
+{
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &site->probes, list) {
+		if (kprobe_disabled(p) || !p->post_handler)
+			continue;
+		__this_cpu_write(current_kprobe, p);
+		p->post_handler(p, regs, 0);
+	}
+}
+NOKPROBE_SYMBOL(site_run_post);
+
+/**
+ * kprobe_site_hit - process a breakpoint hit at a probe site
+ * @site: the site whose breakpoint trapped
+ * @regs: the trapped context
+ *
+ * Called by the architecture's breakpoint handler.
+ *
+ * Return: true if the hit was handled; false only when this CPU is already
+ * nested too deeply to execute the instruction safely.
+ */
+bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs)
+{
+	bool nested = kprobe_running();
+	struct kprobe_frame *f;
+
+	f = frame_push(site, nested ? KPROBE_REENTER : KPROBE_HIT_ACTIVE);
+	if (!f)
+		return false;
+
+	/* 1. Handlers, unless this CPU is already inside one. */
+	if (nested) {
+		site_count_miss(site);
+	} else if (site_run_pre(site, regs)) {
+		frame_pop();
+		return true;
+	}
+
+	/* 2. The original instruction. */
+	if (!nested)
+		f->status = KPROBE_HIT_SS;
+	__this_cpu_write(current_kprobe, &kprobe_in_step);
+	if (arch_kprobe_step(site, regs, f))
+		kprobe_step_done(regs);
+	return true;
+}
+NOKPROBE_SYMBOL(kprobe_site_hit);
+
+/**
+ * kprobe_step_done - the original instruction of the innermost hit is done
+ * @regs: the context, already pointing after the instruction
+ *
+ * Step 3: run the post handlers, unless the hit was nested, and forget
+ * the hit.
+ */
+void kprobe_step_done(struct pt_regs *regs)
+{
+	struct kprobe_frame *f = kprobe_top_frame();
+
+	if (f->status == KPROBE_HIT_SS) {
+		f->status = KPROBE_HIT_SSDONE;
+		site_run_post(f->site, regs);
+	}
+	frame_pop();
+}
+NOKPROBE_SYMBOL(kprobe_step_done);
+
+/**
+ * kprobe_frame_abort - forget the innermost hit without finishing it
+ * @regs: the context (unused by the core; the arch has fixed it up)
+ *
+ * For a fault while the original instruction executed: the arch has put
+ * @regs back at the probed address and the fault is handled as if the
+ * probe had not been there.
+ */
+void kprobe_frame_abort(struct pt_regs *regs)
+{
+	frame_pop();
+}
+NOKPROBE_SYMBOL(kprobe_frame_abort);
+
+/**
+ * kprobe_site_fault - offer a fault to the probes' fault handlers
+ * @site: the site whose instruction (or handler) faulted
+ * @regs: the faulting context
+ * @trapnr: the trap number
+ *
+ * Return: 1 if some enabled probe's fault handler handled it, else 0.
+ */
+int kprobe_site_fault(struct kprobe_site *site, struct pt_regs *regs,
+		      int trapnr)
+{
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &site->probes, list) {
+		if (kprobe_disabled(p) || !p->fault_handler)
+			continue;
+		if (p->fault_handler(p, regs, trapnr))
+			return 1;
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(kprobe_site_fault);
+
+/**
+ * kprobe_handler_fault - offer a fault inside a handler to its probe
+ * @regs: the faulting context
+ * @trapnr: the trap number
+ *
+ * Return: 1 if the running probe's fault handler handled it, else 0.
+ */
+int kprobe_handler_fault(struct pt_regs *regs, int trapnr)
+{
+	struct kprobe *p = kprobe_running();
+
+	if (!p || p == &kprobe_in_step || p == &kprobe_busy ||
+	    !p->fault_handler)
+		return 0;
+	return p->fault_handler(p, regs, trapnr);
+}
+NOKPROBE_SYMBOL(kprobe_handler_fault);
+
+/**
+ * kprobe_busy_begin - make probes hit from now on count as missed
+ *
+ * For code that must not recurse into probe handlers (fprobe uses it
+ * around its own handlers).  Disables preemption until kprobe_busy_end().
+ */
+void kprobe_busy_begin(void)
+{
+	preempt_disable();
+	__this_cpu_write(current_kprobe, &kprobe_busy);
+}
+NOKPROBE_SYMBOL(kprobe_busy_begin);
+EXPORT_SYMBOL_GPL(kprobe_busy_begin);
+
+/**
+ * kprobe_busy_end - undo kprobe_busy_begin()
+ */
+void kprobe_busy_end(void)
+{
+	__this_cpu_write(current_kprobe, NULL);
+	preempt_enable();
+}
+NOKPROBE_SYMBOL(kprobe_busy_end);
+EXPORT_SYMBOL_GPL(kprobe_busy_end);

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Declarations shared by the files of kernel/kprobes/ and nobody else.
+ */
+#ifndef _KERNEL_KPROBES_INTERNAL_H
+#define _KERNEL_KPROBES_INTERNAL_H
+
+#include <linux/kprobes.h>
+#include <linux/seq_file.h>
+
+struct module;
+
+extern struct mutex kprobe_mutex;
+
+/* core.c */
+typedef bool (*kprobe_addr_match_t)(unsigned long addr, void *data);
+void kprobes_kill_matching_locked(kprobe_addr_match_t match, void *data);
+int kprobes_set_armed(bool armed);
+bool kprobes_armed(void);
+void kprobes_show_all(struct seq_file *m);
+
+/* address.c */
+kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
+				     unsigned long offset, bool *on_entry);
+int kprobe_check_address_locked(unsigned long addr, struct module **modp);
+
+/* blacklist.c */
+int kprobe_blacklist_init(void);
+void kprobe_blacklist_add_module_locked(struct module *mod);
+void kprobe_blacklist_remove_module_locked(struct module *mod);
+void kprobe_blacklist_show(struct seq_file *m);
+
+/* insn_cache.c */
+unsigned int kprobe_slot_pages(void);
+
+#endif /* _KERNEL_KPROBES_INTERNAL_H */
