@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit: the x86 backend, one instruction kind at a time.  Each target
+ * (insn_targets_x86.S) has a known instruction at a global label; the
+ * test probes exactly that instruction, runs the function with and
+ * without the probe, and checks the results are the same, the handlers
+ * ran once per execution, and the interrupt flag survived.
+ */
+#include <kunit/test.h>
+#include <kunit/test-bug.h>
+#include <linux/kprobes.h>
+#include <linux/irqflags.h>
+#include <linux/vmalloc.h>
+#include <asm/traps.h>
+
+#include "tests.h"
+
+extern const u8 kpt_rip_load_insn[], kpt_jcc8_insn[], kpt_jcc32_insn[];
+extern const u8 kpt_call_insn[], kpt_jmp_insn[], kpt_ret_insn[];
+extern const u8 kpt_call_reg_insn[], kpt_jmp_reg_insn[], kpt_loop_insn[];
+extern const u8 kpt_pushf_insn[], kpt_cli_insn[], kpt_sti_insn[];
+extern const u8 kpt_fault_insn[];
+extern const u8 kpt_refused_call_mem[], kpt_refused_hlt[];
+extern const u8 kpt_refused_int3[], kpt_refused_ud2[];
+extern u64 kpt_data;
+
+long kpt_rip_load(void);
+long kpt_jcc8(long x);
+long kpt_jcc32(long x);
+long kpt_callee(void);
+long kpt_call(void);
+long kpt_jmp(long x);
+long kpt_ret(void);
+long kpt_call_reg(long (*fn)(void));
+long kpt_jmp_reg(long (*fn)(void));
+long kpt_loop(void);
+unsigned long kpt_pushf(void);
+unsigned long kpt_cli(void);
+unsigned long kpt_sti(void);
+long kpt_fault_load(long *p);
+
+struct insn_ctx {
+	struct kprobe kp;
+	int pre;
+	int post;
+	int faults;
+	int trapnr;
+};
+
+static struct insn_ctx *ictx(void)
+{
+	return ((struct kunit *)kunit_get_current_test())->priv;
+}
+
+static int insn_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	ictx()->pre++;
+	return 0;
+}
+
+static void insn_post(struct kprobe *p, struct pt_regs *regs,
+		      unsigned long flags)
+{
+	ictx()->post++;
+}
+
+static int insn_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	ictx()->faults++;
+	ictx()->trapnr = trapnr;
+	return 0;
+}
+
+static int x86_insn_init(struct kunit *test)
+{
+	struct insn_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	if (!c)
+		return -ENOMEM;
+	c->kp.pre_handler = insn_pre;
+	c->kp.post_handler = insn_post;
+	c->kp.fault_handler = insn_fault;
+	test->priv = c;
+	return 0;
+}
+
+static void probe_at(struct kunit *test, const u8 *where)
+{
+	struct insn_ctx *c = test->priv;
+
+	c->kp.addr = (kprobe_opcode_t *)where;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &c->kp), 0);
+}
+
+static void unprobe(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+
+	unregister_kprobe(&c->kp);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+}
+
+static void expect_hits(struct kunit *test, int n)
+{
+	struct insn_ctx *c = test->priv;
+
+	KUNIT_EXPECT_EQ(test, c->pre, n);
+	KUNIT_EXPECT_EQ(test, c->post, n);
+}
+
+static void x86_insn_rip_relative(struct kunit *test)
+{
+	long want = kpt_rip_load();
+
+	KUNIT_ASSERT_EQ(test, want, (long)kpt_data);
+	probe_at(test, kpt_rip_load_insn);
+	KUNIT_EXPECT_EQ(test, kpt_rip_load(), want);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	expect_hits(test, 1);
+	unprobe(test);
+}
+
+static void insn_jcc(struct kunit *test)
+{
+	probe_at(test, kpt_jcc8_insn);
+	KUNIT_EXPECT_EQ(test, kpt_jcc8(0), 0L);
+	KUNIT_EXPECT_EQ(test, kpt_jcc8(5), 1L);
+	expect_hits(test, 2);
+	unprobe(test);
+
+	probe_at(test, kpt_jcc32_insn);
+	KUNIT_EXPECT_EQ(test, kpt_jcc32(0), 0L);
+	KUNIT_EXPECT_EQ(test, kpt_jcc32(5), 1L);
+	expect_hits(test, 4);
+	unprobe(test);
+}
+
+static void insn_call_jmp_ret(struct kunit *test)
+{
+	probe_at(test, kpt_call_insn);
+	KUNIT_EXPECT_EQ(test, kpt_call(), 42L);
+	expect_hits(test, 1);
+	unprobe(test);
+
+	probe_at(test, kpt_jmp_insn);
+	KUNIT_EXPECT_EQ(test, kpt_jmp(0), 9L);
+	KUNIT_EXPECT_EQ(test, kpt_jmp(1), 7L);
+	expect_hits(test, 3);
+	unprobe(test);
+
+	probe_at(test, kpt_ret_insn);
+	KUNIT_EXPECT_EQ(test, kpt_ret(), 5L);
+	expect_hits(test, 4);
+	unprobe(test);
+}
+
+static void insn_indirect_branches(struct kunit *test)
+{
+	probe_at(test, kpt_call_reg_insn);
+	KUNIT_EXPECT_EQ(test, kpt_call_reg(kpt_callee), 42L);
+	expect_hits(test, 1);
+	unprobe(test);
+
+	probe_at(test, kpt_jmp_reg_insn);
+	KUNIT_EXPECT_EQ(test, kpt_jmp_reg(kpt_callee), 41L);
+	expect_hits(test, 2);
+	unprobe(test);
+}
+
+static void insn_loop(struct kunit *test)
+{
+	probe_at(test, kpt_loop_insn);
+	KUNIT_EXPECT_EQ(test, kpt_loop(), 3L);
+	expect_hits(test, 3);
+	unprobe(test);
+}
+
+static void insn_interrupt_flag(struct kunit *test)
+{
+	KUNIT_ASSERT_FALSE(test, irqs_disabled());
+
+	probe_at(test, kpt_pushf_insn);
+	KUNIT_EXPECT_TRUE(test, kpt_pushf() & X86_EFLAGS_IF);
+	expect_hits(test, 1);
+	unprobe(test);
+
+	probe_at(test, kpt_cli_insn);
+	KUNIT_EXPECT_FALSE(test, kpt_cli() & X86_EFLAGS_IF);
+	expect_hits(test, 2);
+	unprobe(test);
+
+	probe_at(test, kpt_sti_insn);
+	KUNIT_EXPECT_TRUE(test, kpt_sti() & X86_EFLAGS_IF);
+	expect_hits(test, 3);
+	unprobe(test);
+}
+
+static void insn_fault_in_step(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+	void *area = vmalloc(PAGE_SIZE);
+	long ok = 1234;
+
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	probe_at(test, kpt_fault_insn);
+	KUNIT_EXPECT_EQ(test, kpt_fault_load(&ok), 1234L);
+	expect_hits(test, 1);
+
+	/* The copy faults; the fixup of the original address applies. */
+	KUNIT_EXPECT_EQ(test, kpt_fault_load(area + PAGE_SIZE), -14L);
+	KUNIT_EXPECT_EQ(test, c->pre, 2);
+	KUNIT_EXPECT_EQ(test, c->post, 1);
+	KUNIT_EXPECT_EQ(test, c->faults, 1);
+	KUNIT_EXPECT_EQ(test, c->trapnr, X86_TRAP_PF);
+	unprobe(test);
+	vfree(area);
+}
+
+static void insn_refused(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+	static const struct {
+		const u8 *addr;
+		int err;
+	} cases[] = {
+		{ kpt_refused_call_mem, -EOPNOTSUPP },
+		{ kpt_refused_hlt, -EOPNOTSUPP },
+		{ kpt_refused_int3, -EOPNOTSUPP },
+		{ kpt_refused_ud2, -EOPNOTSUPP },
+		{ kpt_rip_load_insn + 1, -EILSEQ },
+		{ kpt_rip_load_insn + 3, -EILSEQ },
+		{ kpt_call_insn + 2, -EILSEQ },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		c->kp.addr = (kprobe_opcode_t *)cases[i].addr;
+		KUNIT_EXPECT_EQ_MSG(test, register_kprobe(&c->kp), cases[i].err,
+				    "case %d at %pS", i, cases[i].addr);
+	}
+	/* Nothing was left behind. */
+	KUNIT_EXPECT_EQ(test, kpt_rip_load(), (long)kpt_data);
+	KUNIT_EXPECT_EQ(test, kpt_call(), 42L);
+	KUNIT_EXPECT_EQ(test, c->pre, 0);
+}
+
+static struct kunit_case insn_cases[] = {
+	KUNIT_CASE(x86_insn_rip_relative),
+	KUNIT_CASE(insn_jcc),
+	KUNIT_CASE(insn_call_jmp_ret),
+	KUNIT_CASE(insn_indirect_branches),
+	KUNIT_CASE(insn_loop),
+	KUNIT_CASE(insn_interrupt_flag),
+	KUNIT_CASE(insn_fault_in_step),
+	KUNIT_CASE(insn_refused),
+	{}
+};
+
+static struct kunit_suite insn_suite = {
+	.name = "kprobes_x86_insn",
+	.init = x86_insn_init,
+	.test_cases = insn_cases,
+};
+kunit_test_suite(insn_suite);

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit: probes on module text.  The module is loaded and unloaded from
+ * here (request_module() and the rmmod helper in the test initramfs);
+ * when it goes, its probes stay registered but become gone, never run
+ * again, and can still be unregistered.
+ */
+#include <kunit/test.h>
+#include <linux/kprobes.h>
+#include <linux/kmod.h>
+#include <linux/module.h>
+#include <linux/umh.h>
+
+#include "tests.h"
+
+#define TARGET_MODULE	"kprobes_test_target"
+#define TARGET_SYMBOL	TARGET_MODULE ":kpt_mod_func"
+
+static int mod_hits;
+
+static int mod_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	mod_hits++;
+	return 0;
+}
+
+static int rmmod_target(void)
+{
+	static char *envp[] = { "HOME=/", "PATH=/sbin:/bin:/usr/sbin:/usr/bin",
+				NULL };
+	char *argv[] = { "/sbin/rmmod", TARGET_MODULE, NULL };
+
+	return call_usermodehelper(argv[0], argv, envp, UMH_WAIT_PROC);
+}
+
+/* Call kpt_mod_func() without keeping a reference on the module. */
+static int call_target(int x)
+{
+	int (*fn)(int) = __symbol_get("kpt_mod_func");
+	int ret;
+
+	if (!fn)
+		return -1;
+	ret = fn(x);
+	__symbol_put("kpt_mod_func");
+	return ret;
+}
+
+static int mod_init(struct kunit *test)
+{
+	int ret = request_module(TARGET_MODULE);
+
+	if (ret)
+		kunit_skip(test, "cannot load %s: %d", TARGET_MODULE, ret);
+	mod_hits = 0;
+	return 0;
+}
+
+static struct kprobe *new_probe(struct kunit *test)
+{
+	struct kprobe *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->symbol_name = TARGET_SYMBOL;
+	p->pre_handler = mod_pre;
+	return p;
+}
+
+static void mod_probe_goes_away(struct kunit *test)
+{
+	struct kprobe *p = new_probe(test), *late = new_probe(test);
+
+	KUNIT_ASSERT_EQ(test, kpt_register(test, p), 0);
+	KUNIT_EXPECT_EQ(test, call_target(1), 43);
+	KUNIT_EXPECT_EQ(test, mod_hits, 1);
+	KUNIT_EXPECT_FALSE(test, kprobe_gone(p));
+
+	KUNIT_ASSERT_EQ(test, rmmod_target(), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_gone(p));
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(p));
+	KUNIT_EXPECT_EQ(test, enable_kprobe(p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(p), 0);
+	KUNIT_EXPECT_EQ(test, register_kprobe(late), -ENOENT);
+
+	/* Gone, but still registered until its owner says otherwise. */
+	KUNIT_EXPECT_FALSE(test, list_empty(&p->list));
+	unregister_kprobe(p);
+
+	/* The module can come back and be probed again. */
+	KUNIT_ASSERT_EQ(test, request_module(TARGET_MODULE), 0);
+	kpt_reset(late);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, late), 0);
+	KUNIT_EXPECT_EQ(test, call_target(2), 44);
+	KUNIT_EXPECT_EQ(test, mod_hits, 2);
+	unregister_kprobe(late);
+	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
+}
+
+static void mod_unload_unprobed_after_unregister(struct kunit *test)
+{
+	struct kprobe *p = new_probe(test);
+
+	KUNIT_ASSERT_EQ(test, kpt_register(test, p), 0);
+	unregister_kprobe(p);
+	KUNIT_EXPECT_EQ(test, call_target(0), 42);
+	KUNIT_EXPECT_EQ(test, mod_hits, 0);
+	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
+}
+
+static struct kunit_case module_cases[] = {
+	KUNIT_CASE(mod_probe_goes_away),
+	KUNIT_CASE(mod_unload_unprobed_after_unregister),
+	{}
+};
+
+static struct kunit_suite module_suite = {
+	.name = "kprobes_module",
+	.init = mod_init,
+	.test_cases = module_cases,
+};
+kunit_test_suite(module_suite);

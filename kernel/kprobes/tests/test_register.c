@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit: registering, enabling and unregistering kprobes, and every way
+ * a request can be wrong.  Each bad request must fail with its documented
+ * errno and leave nothing behind: the target keeps running unprobed.
+ */
+#include <kunit/test.h>
+#include <kunit/test-bug.h>
+#include <linux/kprobes.h>
+#include <linux/kallsyms.h>
+
+#include "tests.h"
+
+struct reg_ctx {
+	int pre_hits;
+	int post_hits;
+};
+
+static struct reg_ctx *ctx_of(struct kprobe *p)
+{
+	return ((struct kunit *)kunit_get_current_test())->priv;
+}
+
+static int count_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	ctx_of(p)->pre_hits++;
+	return 0;
+}
+
+static void count_post(struct kprobe *p, struct pt_regs *regs,
+		       unsigned long flags)
+{
+	ctx_of(p)->post_hits++;
+}
+
+static int reg_init(struct kunit *test)
+{
+	test->priv = kunit_kzalloc(test, sizeof(struct reg_ctx), GFP_KERNEL);
+	return test->priv ? 0 : -ENOMEM;
+}
+
+static struct reg_ctx *ctx(struct kunit *test)
+{
+	return test->priv;
+}
+
+static void reg_both_addr_and_symbol(struct kunit *test)
+{
+	struct kprobe p = {
+		.addr = (kprobe_opcode_t *)kpt_target,
+		.symbol_name = "kpt_target_fn",
+		.pre_handler = count_pre,
+	};
+
+	KUNIT_EXPECT_EQ(test, register_kprobe(&p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 0);
+}
+
+static void reg_neither_addr_nor_symbol(struct kunit *test)
+{
+	struct kprobe p = { .pre_handler = count_pre };
+
+	KUNIT_EXPECT_EQ(test, register_kprobe(&p), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, list_empty(&p.list));
+	KUNIT_EXPECT_TRUE(test, hlist_unhashed(&p.hlist));
+}
+
+static void reg_unknown_symbol(struct kunit *test)
+{
+	struct kprobe p = {
+		.symbol_name = "kpt_no_such_function_anywhere",
+		.pre_handler = count_pre,
+	};
+	struct kprobe q = {
+		.symbol_name = "no_such_module_kpt:kpt_target_fn",
+		.pre_handler = count_pre,
+	};
+
+	KUNIT_EXPECT_EQ(test, register_kprobe(&p), -ENOENT);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&q), -ENOENT);
+}
+
+static void reg_blacklisted(struct kunit *test)
+{
+	struct kprobe mine = {
+		.addr = (kprobe_opcode_t *)kpt_forbidden,
+		.pre_handler = count_pre,
+	};
+	struct kprobe own = {
+		.symbol_name = "kprobe_int3_handler",
+		.pre_handler = count_pre,
+	};
+	struct kprobe hit_path = {
+		.symbol_name = "kprobe_site_hit",
+		.pre_handler = count_pre,
+	};
+
+	KUNIT_EXPECT_TRUE(test,
+			  within_kprobe_blacklist((unsigned long)kpt_forbidden));
+	KUNIT_EXPECT_EQ(test, register_kprobe(&mine), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&own), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&hit_path), -EINVAL);
+	kpt_forbidden();
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 0);
+}
+
+static int kpt_data_word = 42;
+
+static void reg_not_text(struct kunit *test)
+{
+	struct kprobe data = {
+		.addr = (kprobe_opcode_t *)&kpt_data_word,
+		.pre_handler = count_pre,
+	};
+	struct kprobe user = {
+		.addr = (kprobe_opcode_t *)0x400000UL,
+		.pre_handler = count_pre,
+	};
+	struct kprobe heap = { .pre_handler = count_pre };
+	void *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	heap.addr = buf;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&data), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&user), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&heap), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kpt_data_word, 42);
+}
+
+static void reg_twice(struct kunit *test)
+{
+	struct kprobe p = {
+		.symbol_name = "kpt_target_fn",
+		.pre_handler = count_pre,
+	};
+
+	KUNIT_ASSERT_EQ(test, register_kprobe(&p), 0);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 1);
+	unregister_kprobe(&p);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 1);
+}
+
+static void reg_unregister_unregistered(struct kunit *test)
+{
+	struct kprobe never = {
+		.symbol_name = "kpt_target_fn",
+		.pre_handler = count_pre,
+	};
+	struct kprobe zero = {};
+	struct kprobe live = {
+		.symbol_name = "kpt_target_fn",
+		.pre_handler = count_pre,
+	};
+
+	/* Nothing happens; addr is not resolved behind the caller's back. */
+	unregister_kprobe(&never);
+	unregister_kprobe(&zero);
+	KUNIT_EXPECT_NULL(test, never.addr);
+
+	/* Not even when another probe is live at the same address. */
+	KUNIT_ASSERT_EQ(test, register_kprobe(&live), 0);
+	never.addr = live.addr;
+	never.symbol_name = NULL;
+	unregister_kprobe(&never);
+	KUNIT_EXPECT_EQ(test, kpt_target(3), 4);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 1);
+	unregister_kprobe(&live);
+
+	/* And twice in a row is fine. */
+	unregister_kprobe(&live);
+}
+
+static void reg_resolves_addr_and_resets(struct kunit *test)
+{
+	struct kprobe p = {
+		.symbol_name = KPT_MODULE ":kpt_target_fn",
+		.pre_handler = count_pre,
+		.nmissed = 99,
+		.flags = KPROBE_FLAG_GONE | KPROBE_FLAG_OPTIMIZED,
+	};
+
+	KUNIT_ASSERT_EQ(test, register_kprobe(&p), 0);
+	/* The entry, or just past an entry marker such as ENDBR64. */
+	KUNIT_EXPECT_GE(test, (unsigned long)p.addr, (unsigned long)kpt_target);
+	KUNIT_EXPECT_LT(test, (unsigned long)p.addr,
+			(unsigned long)kpt_target + 8);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(p.addr, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, p.nmissed, 0UL);
+	KUNIT_EXPECT_FALSE(test, p.flags & KPROBE_FLAG_GONE);
+	KUNIT_EXPECT_FALSE(test, p.flags & KPROBE_FLAG_OPTIMIZED);
+	KUNIT_EXPECT_TRUE(test, p.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	KUNIT_EXPECT_FALSE(test, list_empty(&p.list));
+	KUNIT_EXPECT_EQ(test, kpt_target(5), 6);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 1);
+	unregister_kprobe(&p);
+}
+
+static void reg_func_entry(struct kunit *test)
+{
+	unsigned long entry = (unsigned long)kpt_target;
+
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "kpt_target_fn", 0),
+			0);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry((void *)entry, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "kpt_target_fn", 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry(NULL, "kpt_nonexistent", 0),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, kprobe_on_func_entry((void *)entry,
+						   "kpt_target_fn", 0),
+			-EINVAL);
+}
+
+static void reg_disabled_then_enabled(struct kunit *test)
+{
+	struct kprobe p = {
+		.symbol_name = "kpt_target_fn",
+		.pre_handler = count_pre,
+		.post_handler = count_post,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+
+	KUNIT_ASSERT_EQ(test, register_kprobe(&p), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(&p));
+	kpt_target(0);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 0);
+
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&p), 0);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&p), 0);
+	kpt_target(0);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 1);
+	KUNIT_EXPECT_EQ(test, ctx(test)->post_hits, 1);
+
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&p), 0);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&p), 0);
+	KUNIT_EXPECT_EQ(test, kpt_target(0), 1);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 1);
+
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&p), 0);
+	kpt_target(0);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 2);
+	unregister_kprobe(&p);
+
+	/* Not registered any more. */
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&p), -EINVAL);
+}
+
+static void reg_batch_rolls_back(struct kunit *test)
+{
+	struct kprobe a = { .symbol_name = "kpt_target_fn",
+			    .pre_handler = count_pre };
+	struct kprobe b = { .symbol_name = "kpt_other_fn",
+			    .pre_handler = count_pre };
+	struct kprobe bad = { .symbol_name = "kpt_nonexistent",
+			      .pre_handler = count_pre };
+	struct kprobe c = { .symbol_name = "kpt_inner_fn",
+			    .pre_handler = count_pre };
+	struct kprobe *kps[] = { &a, &b, &bad, &c };
+
+	KUNIT_EXPECT_EQ(test, register_kprobes(kps, ARRAY_SIZE(kps)),
+			-ENOENT);
+	kpt_target(0);
+	kpt_other(0);
+	kpt_inner(0);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 0);
+
+	/* The rolled-back probes can be registered again. */
+	kpt_reset(&a);
+	kpt_reset(&b);
+	KUNIT_EXPECT_EQ(test, register_kprobes(kps, 2), 0);
+	kpt_target(0);
+	kpt_other(0);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 2);
+	unregister_kprobes(kps, 2);
+
+	KUNIT_EXPECT_EQ(test, register_kprobes(kps, 0), -EINVAL);
+	unregister_kprobes(kps, 0);
+}
+
+static struct kunit_case register_cases[] = {
+	KUNIT_CASE(reg_both_addr_and_symbol),
+	KUNIT_CASE(reg_neither_addr_nor_symbol),
+	KUNIT_CASE(reg_unknown_symbol),
+	KUNIT_CASE(reg_blacklisted),
+	KUNIT_CASE(reg_not_text),
+	KUNIT_CASE(reg_twice),
+	KUNIT_CASE(reg_unregister_unregistered),
+	KUNIT_CASE(reg_resolves_addr_and_resets),
+	KUNIT_CASE(reg_func_entry),
+	KUNIT_CASE(reg_disabled_then_enabled),
+	KUNIT_CASE(reg_batch_rolls_back),
+	{}
+};
+
+static struct kunit_suite register_suite = {
+	.name = "kprobes_register",
+	.init = reg_init,
+	.test_cases = register_cases,
+};
+kunit_test_suite(register_suite);

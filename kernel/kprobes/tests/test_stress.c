@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit: probes registered, enabled, disabled and unregistered while
+ * other CPUs keep running through them.  What is checked: nothing
+ * crashes or splats, the target always returns the right value, and a
+ * handler never runs on a probe that unregister_kprobe() already
+ * returned for (its memory is poisoned right after).
+ */
+#include <kunit/test.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/jiffies.h>
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include <linux/cpumask.h>
+
+#include "tests.h"
+
+#define STRESS_SECONDS		3
+#define STRESS_PROBES		4
+#define POISON_MAGIC		0x6b6b6b6bU
+
+struct stress_ctx {
+	atomic_t calls;
+	atomic_t wrong;
+	atomic_t hits;
+	atomic_t dead_hits;
+	bool stop;
+};
+
+struct stress_probe {
+	struct kprobe kp;
+	struct stress_ctx *ctx;
+	u32 magic;
+};
+
+static int stress_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct stress_probe *sp = container_of(p, struct stress_probe, kp);
+
+	if (READ_ONCE(sp->magic) == POISON_MAGIC)
+		atomic_inc(&sp->ctx->dead_hits);
+	else
+		atomic_inc(&sp->ctx->hits);
+	return 0;
+}
+
+static int stress_caller(void *data)
+{
+	struct stress_ctx *c = data;
+	int i = 0;
+
+	while (!READ_ONCE(c->stop)) {
+		if (kpt_target(i) != i + 1 || kpt_other(i) != i + 2)
+			atomic_inc(&c->wrong);
+		atomic_inc(&c->calls);
+		if (!(++i & 1023))
+			cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Return: false when registration failed (no assertion: threads run). */
+static bool stress_one_round(struct kunit *test, struct stress_ctx *c,
+			     struct stress_probe *sps, unsigned int round)
+{
+	struct kprobe *kps[STRESS_PROBES];
+	int i;
+
+	for (i = 0; i < STRESS_PROBES; i++) {
+		memset(&sps[i], 0, sizeof(sps[i]));
+		sps[i].ctx = c;
+		sps[i].kp.symbol_name = (i & 1) ? "kpt_other_fn" :
+						  "kpt_target_fn";
+		sps[i].kp.pre_handler = stress_pre;
+		kps[i] = &sps[i].kp;
+	}
+	if (register_kprobes(kps, STRESS_PROBES)) {
+		KUNIT_FAIL(test, "register_kprobes failed in round %u", round);
+		return false;
+	}
+	if (round & 1) {
+		disable_kprobe(kps[round % STRESS_PROBES]);
+		enable_kprobe(kps[round % STRESS_PROBES]);
+	}
+	if (round & 2)
+		unregister_kprobe(kps[0]);
+	unregister_kprobes(kps, STRESS_PROBES);
+	/* From here on a handler running for these probes is a bug. */
+	for (i = 0; i < STRESS_PROBES; i++)
+		WRITE_ONCE(sps[i].magic, POISON_MAGIC);
+	return true;
+}
+
+static void stress_register_while_hitting(struct kunit *test)
+{
+	struct task_struct *threads[NR_CPUS];
+	struct stress_probe *sps;
+	struct stress_ctx *c;
+	unsigned long deadline;
+	unsigned int round = 0;
+	int cpu, n = 0, i;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	sps = kunit_kcalloc(test, STRESS_PROBES, sizeof(*sps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, sps);
+
+	for_each_online_cpu(cpu) {
+		threads[n] = kthread_run_on_cpu(stress_caller, c, cpu,
+						"kpt_stress/%u");
+		if (IS_ERR(threads[n])) {
+			KUNIT_FAIL(test, "no thread for CPU %d", cpu);
+			break;
+		}
+		n++;
+	}
+
+	deadline = jiffies + STRESS_SECONDS * HZ;
+	while (n && time_before(jiffies, deadline)) {
+		if (!stress_one_round(test, c, sps, round++))
+			break;
+		/* Let late handlers, if there were any, show up. */
+		udelay(50);
+		cond_resched();
+	}
+
+	WRITE_ONCE(c->stop, true);
+	for (i = 0; i < n; i++)
+		kthread_stop(threads[i]);
+
+	kunit_info(test, "%u rounds, %d calls, %d hits on %d CPUs\n", round,
+		   atomic_read(&c->calls), atomic_read(&c->hits), n);
+	KUNIT_EXPECT_GT(test, round, 10U);
+	KUNIT_EXPECT_GT(test, atomic_read(&c->calls), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&c->hits), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->wrong), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->dead_hits), 0);
+}
+
+static struct kunit_case stress_cases[] = {
+	KUNIT_CASE_SLOW(stress_register_while_hitting),
+	{}
+};
+
+static struct kunit_suite stress_suite = {
+	.name = "kprobes_stress",
+	.test_cases = stress_cases,
+};
+kunit_test_suite(stress_suite);

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the kprobes KUnit suites share: functions to probe, always called
+ * through pointers so that the compiler cannot inline or fold them.
+ */
+#ifndef _KPROBES_TESTS_H
+#define _KPROBES_TESTS_H
+
+#include <linux/types.h>
+#include <linux/kprobes.h>
+#include <kunit/test.h>
+
+extern int (*kpt_target)(int x);	/* returns x + 1 */
+extern int (*kpt_other)(int x);		/* returns x + 2 */
+extern int (*kpt_inner)(int x);		/* returns x * 2 */
+extern int (*kpt_replacement)(int x);	/* returns -x */
+extern void (*kpt_forbidden)(void);	/* NOKPROBE_SYMBOL */
+
+/* The name of this module, for "module:symbol" requests. */
+#define KPT_MODULE	"kprobes_kunit"
+
+static inline void kpt_unregister_action(void *p)
+{
+	unregister_kprobe(p);
+}
+
+/*
+ * Register @p, which must live in test-managed memory (kunit_kzalloc),
+ * and make sure it is unregistered when the test ends, even when an
+ * assertion ends it early.  Unregistering twice is harmless.
+ */
+static inline int kpt_register(struct kunit *test, struct kprobe *p)
+{
+	int ret = register_kprobe(p);
+
+	if (ret)
+		return ret;
+	return kunit_add_action_or_reset(test, kpt_unregister_action, p);
+}
+
+/* Forget a previous registration's resolved address. */
+static inline void kpt_reset(struct kprobe *p)
+{
+	if (p->symbol_name)
+		p->addr = NULL;
+}
+
+#endif
