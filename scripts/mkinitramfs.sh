@@ -43,6 +43,8 @@ stage() {
 	# Everything in tests/guest/ (init, demo.sh, tests.d/...) goes to /.
 	cp -a "$ROOT/tests/guest/." "$STAGE/"
 	chmod 755 "$STAGE/init"
+	# Scripted tests decide what to expect from the kernel's own config.
+	cp "$OBJ/.config" "$STAGE/etc/kernel.config"
 	if [ -f "$ROOT/tests/test-modules" ]; then
 		cp "$ROOT/tests/test-modules" "$STAGE/etc/test-modules"
 	else
