@@ -45,10 +45,6 @@ struct bl_table {
 	struct bl_range ranges[] __counted_by(nr);
 };
 
-/* Bounds of the vmlinux _kprobe_blacklist section (init data). */
-extern unsigned long __start_kprobe_blacklist[];
-extern unsigned long __stop_kprobe_blacklist[];
-
 static LIST_HEAD(kprobe_blacklist);
 
 static int range_cmp(const void *a, const void *b)
@@ -75,6 +71,7 @@ static bool table_has(const struct bl_table *t, unsigned long addr)
 	return bsearch(&addr, t->ranges, t->nr, sizeof(t->ranges[0]),
 		       range_find);
 }
+
 NOKPROBE_SYMBOL(table_has);
 
 static bool listed(unsigned long addr)
@@ -92,6 +89,7 @@ static bool listed(unsigned long addr)
 	rcu_read_unlock();
 	return found;
 }
+
 NOKPROBE_SYMBOL(listed);
 
 /*

@@ -45,6 +45,7 @@
 
 #define KPROBE_HASH_BITS	10
 
+/* Serialises every change to probes, sites and slots; see above. */
 DEFINE_MUTEX(kprobe_mutex);
 
 static struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
@@ -76,6 +77,7 @@ struct kprobe_site *get_kprobe_site(kprobe_opcode_t *addr)
 	}
 	return NULL;
 }
+
 NOKPROBE_SYMBOL(get_kprobe_site);
 
 /**
@@ -568,10 +570,10 @@ void kprobes_show_all(struct seq_file *m)
  */
 void dump_kprobe(struct kprobe *kp)
 {
-	pr_err("kprobe at %pS (%px): symbol %s offset %u flags %#x\n",
-	       kp->addr, kp->addr, kp->symbol_name ?: "-", kp->offset,
-	       kp->flags);
+	pr_err("kprobe at %pS: symbol %s offset %u flags %#x\n",
+	       kp->addr, kp->symbol_name ?: "-", kp->offset, kp->flags);
 }
+
 NOKPROBE_SYMBOL(dump_kprobe);
 
 static int __init kprobes_init(void)

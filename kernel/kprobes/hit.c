@@ -45,6 +45,7 @@ struct kprobe_frame *kprobe_top_frame(void)
 
 	return kcb->depth ? &kcb->frames[kcb->depth - 1] : NULL;
 }
+
 NOKPROBE_SYMBOL(kprobe_top_frame);
 
 static struct kprobe_frame *frame_push(struct kprobe_site *site,
@@ -62,6 +63,7 @@ static struct kprobe_frame *frame_push(struct kprobe_site *site,
 	f->status = status;
 	return f;
 }
+
 NOKPROBE_SYMBOL(frame_push);
 
 static void frame_pop(void)
@@ -71,6 +73,7 @@ static void frame_pop(void)
 
 	__this_cpu_write(current_kprobe, f->prev);
 }
+
 NOKPROBE_SYMBOL(frame_pop);
 
 static void site_count_miss(struct kprobe_site *site)
@@ -82,6 +85,7 @@ static void site_count_miss(struct kprobe_site *site)
 			p->nmissed++;
 	}
 }
+
 NOKPROBE_SYMBOL(site_count_miss);
 
 /* Return: true when a pre handler took over regs->ip. */
@@ -98,6 +102,7 @@ static bool site_run_pre(struct kprobe_site *site, struct pt_regs *regs)
 	}
 	return false;
 }
+
 NOKPROBE_SYMBOL(site_run_pre);
 
 static void site_run_post(struct kprobe_site *site, struct pt_regs *regs)
@@ -111,6 +116,7 @@ static void site_run_post(struct kprobe_site *site, struct pt_regs *regs)
 		p->post_handler(p, regs, 0);
 	}
 }
+
 NOKPROBE_SYMBOL(site_run_post);
 
 /**
@@ -148,6 +154,7 @@ bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs)
 		kprobe_step_done(regs);
 	return true;
 }
+
 NOKPROBE_SYMBOL(kprobe_site_hit);
 
 /**
@@ -167,6 +174,7 @@ void kprobe_step_done(struct pt_regs *regs)
 	}
 	frame_pop();
 }
+
 NOKPROBE_SYMBOL(kprobe_step_done);
 
 /**
@@ -181,6 +189,7 @@ void kprobe_frame_abort(struct pt_regs *regs)
 {
 	frame_pop();
 }
+
 NOKPROBE_SYMBOL(kprobe_frame_abort);
 
 /**
@@ -204,6 +213,7 @@ int kprobe_site_fault(struct kprobe_site *site, struct pt_regs *regs,
 	}
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kprobe_site_fault);
 
 /**
@@ -222,6 +232,7 @@ int kprobe_handler_fault(struct pt_regs *regs, int trapnr)
 		return 0;
 	return p->fault_handler(p, regs, trapnr);
 }
+
 NOKPROBE_SYMBOL(kprobe_handler_fault);
 
 /**
@@ -235,8 +246,8 @@ void kprobe_busy_begin(void)
 	preempt_disable();
 	__this_cpu_write(current_kprobe, &kprobe_busy);
 }
-NOKPROBE_SYMBOL(kprobe_busy_begin);
 EXPORT_SYMBOL_GPL(kprobe_busy_begin);
+NOKPROBE_SYMBOL(kprobe_busy_begin);
 
 /**
  * kprobe_busy_end - undo kprobe_busy_begin()
@@ -246,5 +257,5 @@ void kprobe_busy_end(void)
 	__this_cpu_write(current_kprobe, NULL);
 	preempt_enable();
 }
-NOKPROBE_SYMBOL(kprobe_busy_end);
 EXPORT_SYMBOL_GPL(kprobe_busy_end);
+NOKPROBE_SYMBOL(kprobe_busy_end);

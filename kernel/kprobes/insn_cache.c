@@ -161,6 +161,7 @@ bool is_kprobe_insn_slot(unsigned long addr)
 	rcu_read_unlock();
 	return found;
 }
+
 NOKPROBE_SYMBOL(is_kprobe_insn_slot);
 
 /**

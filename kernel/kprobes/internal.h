@@ -24,7 +24,10 @@ kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
 				     unsigned long offset, bool *on_entry);
 int kprobe_check_address_locked(unsigned long addr, struct module **modp);
 
-/* blacklist.c */
+/* blacklist.c; the vmlinux _kprobe_blacklist section is init data */
+extern unsigned long __start_kprobe_blacklist[];
+extern unsigned long __stop_kprobe_blacklist[];
+
 int kprobe_blacklist_init(void);
 void kprobe_blacklist_add_module_locked(struct module *mod);
 void kprobe_blacklist_remove_module_locked(struct module *mod);

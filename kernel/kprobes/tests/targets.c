@@ -36,6 +36,7 @@ static noinline void kpt_forbidden_fn(void)
 {
 	barrier();
 }
+
 NOKPROBE_SYMBOL(kpt_forbidden_fn);
 
 int (*kpt_target)(int x) = kpt_target_fn;

@@ -288,4 +288,5 @@ static struct kunit_suite hit_suite = {
 	.init = hit_init,
 	.test_cases = hit_cases,
 };
+
 kunit_test_suite(hit_suite);

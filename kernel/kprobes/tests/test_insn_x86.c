@@ -14,30 +14,7 @@
 #include <asm/traps.h>
 
 #include "tests.h"
-
-extern const u8 kpt_rip_load_insn[], kpt_jcc8_insn[], kpt_jcc32_insn[];
-extern const u8 kpt_call_insn[], kpt_jmp_insn[], kpt_ret_insn[];
-extern const u8 kpt_call_reg_insn[], kpt_jmp_reg_insn[], kpt_loop_insn[];
-extern const u8 kpt_pushf_insn[], kpt_cli_insn[], kpt_sti_insn[];
-extern const u8 kpt_fault_insn[];
-extern const u8 kpt_refused_call_mem[], kpt_refused_hlt[];
-extern const u8 kpt_refused_int3[], kpt_refused_ud2[];
-extern u64 kpt_data;
-
-long kpt_rip_load(void);
-long kpt_jcc8(long x);
-long kpt_jcc32(long x);
-long kpt_callee(void);
-long kpt_call(void);
-long kpt_jmp(long x);
-long kpt_ret(void);
-long kpt_call_reg(long (*fn)(void));
-long kpt_jmp_reg(long (*fn)(void));
-long kpt_loop(void);
-unsigned long kpt_pushf(void);
-unsigned long kpt_cli(void);
-unsigned long kpt_sti(void);
-long kpt_fault_load(long *p);
+#include "insn_targets_x86.h"
 
 struct insn_ctx {
 	struct kprobe kp;
@@ -262,4 +239,5 @@ static struct kunit_suite insn_suite = {
 	.init = x86_insn_init,
 	.test_cases = insn_cases,
 };
+
 kunit_test_suite(insn_suite);

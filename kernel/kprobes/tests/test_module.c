@@ -24,19 +24,19 @@ static int mod_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+static char *rmmod_argv[] = { "/sbin/rmmod", TARGET_MODULE, NULL };
+static char *rmmod_envp[] = { "HOME=/", "PATH=/sbin:/bin", NULL };
+
 static int rmmod_target(void)
 {
-	static char *envp[] = { "HOME=/", "PATH=/sbin:/bin:/usr/sbin:/usr/bin",
-				NULL };
-	char *argv[] = { "/sbin/rmmod", TARGET_MODULE, NULL };
-
-	return call_usermodehelper(argv[0], argv, envp, UMH_WAIT_PROC);
+	return call_usermodehelper(rmmod_argv[0], rmmod_argv, rmmod_envp,
+				   UMH_WAIT_PROC);
 }
 
 /* Call kpt_mod_func() without keeping a reference on the module. */
 static int call_target(int x)
 {
-	int (*fn)(int) = __symbol_get("kpt_mod_func");
+	int (*fn)(int x) = __symbol_get("kpt_mod_func");
 	int ret;
 
 	if (!fn)
@@ -118,4 +118,5 @@ static struct kunit_suite module_suite = {
 	.init = mod_init,
 	.test_cases = module_cases,
 };
+
 kunit_test_suite(module_suite);

@@ -302,4 +302,5 @@ static struct kunit_suite register_suite = {
 	.init = reg_init,
 	.test_cases = register_cases,
 };
+
 kunit_test_suite(register_suite);

@@ -83,6 +83,7 @@ bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
 	regs->ip = (unsigned long)ai->slot;
 	return false;
 }
+
 NOKPROBE_SYMBOL(arch_kprobe_step);
 
 /* The INT3 at @addr ends the innermost out-of-line copy: finish the hit. */
@@ -103,6 +104,7 @@ static bool finish_step(struct pt_regs *regs, kprobe_opcode_t *addr)
 	kprobe_step_done(regs);
 	return true;
 }
+
 NOKPROBE_SYMBOL(finish_step);
 
 /**
@@ -141,6 +143,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	}
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kprobe_int3_handler);
 
 /*
@@ -155,6 +158,7 @@ static void rewind_step(struct kprobe_frame *f, struct pt_regs *regs)
 	regs->flags |= f->arch_saved;
 	kprobe_frame_abort(regs);
 }
+
 NOKPROBE_SYMBOL(rewind_step);
 
 /*
@@ -168,6 +172,7 @@ static int fixup_rewound(struct pt_regs *regs, int trapnr)
 		return 0;
 	return fixup_exception(regs, trapnr, current->thread.error_code, 0);
 }
+
 NOKPROBE_SYMBOL(fixup_rewound);
 
 /**
@@ -205,6 +210,7 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	}
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
 /**

@@ -23,6 +23,7 @@ static unsigned long next_ip(const struct arch_specific_insn *ai,
 {
 	return addr + ai->len;
 }
+
 NOKPROBE_SYMBOL(next_ip);
 
 static unsigned long gpr_value(const struct arch_specific_insn *ai,
@@ -30,6 +31,7 @@ static unsigned long gpr_value(const struct arch_specific_insn *ai,
 {
 	return *(unsigned long *)((u8 *)regs + ai->reg);
 }
+
 NOKPROBE_SYMBOL(gpr_value);
 
 /* JMP rel8 / rel32 */
@@ -38,6 +40,7 @@ void kprobe_emulate_jmp(const struct arch_specific_insn *ai,
 {
 	int3_emulate_jmp(regs, next_ip(ai, addr) + ai->disp);
 }
+
 NOKPROBE_SYMBOL(kprobe_emulate_jmp);
 
 /* Jcc rel8 / rel32; the low nibble of @ai->op is the condition code. */
@@ -46,6 +49,7 @@ void kprobe_emulate_jcc(const struct arch_specific_insn *ai,
 {
 	int3_emulate_jcc(regs, ai->op & 0xf, next_ip(ai, addr), ai->disp);
 }
+
 NOKPROBE_SYMBOL(kprobe_emulate_jcc);
 
 /* LOOPNE, LOOPE, LOOP, JRCXZ (opcodes 0xe0..0xe3 in @ai->op) */
@@ -64,6 +68,7 @@ void kprobe_emulate_loop(const struct arch_specific_insn *ai,
 	}
 	int3_emulate_jmp(regs, next_ip(ai, addr) + (taken ? ai->disp : 0));
 }
+
 NOKPROBE_SYMBOL(kprobe_emulate_loop);
 
 /* CALL rel32 */
@@ -73,6 +78,7 @@ void kprobe_emulate_call(const struct arch_specific_insn *ai,
 	int3_emulate_push(regs, next_ip(ai, addr));
 	int3_emulate_jmp(regs, next_ip(ai, addr) + ai->disp);
 }
+
 NOKPROBE_SYMBOL(kprobe_emulate_call);
 
 /* RET, RET imm16 */
@@ -82,6 +88,7 @@ void kprobe_emulate_ret(const struct arch_specific_insn *ai,
 	int3_emulate_ret(regs);
 	regs->sp += ai->disp;
 }
+
 NOKPROBE_SYMBOL(kprobe_emulate_ret);
 
 /* CALL *%reg */
@@ -93,6 +100,7 @@ void kprobe_emulate_call_reg(const struct arch_specific_insn *ai,
 	int3_emulate_push(regs, next_ip(ai, addr));
 	int3_emulate_jmp(regs, target);
 }
+
 NOKPROBE_SYMBOL(kprobe_emulate_call_reg);
 
 /* JMP *%reg */
@@ -101,6 +109,7 @@ void kprobe_emulate_jmp_reg(const struct arch_specific_insn *ai,
 {
 	int3_emulate_jmp(regs, gpr_value(ai, regs));
 }
+
 NOKPROBE_SYMBOL(kprobe_emulate_jmp_reg);
 
 /* PUSHF: the image has RF and VM clear, like the real instruction's. */
@@ -110,6 +119,7 @@ void kprobe_emulate_pushf(const struct arch_specific_insn *ai,
 	int3_emulate_push(regs, regs->flags & ~(X86_EFLAGS_RF | X86_EFLAGS_VM));
 	int3_emulate_jmp(regs, next_ip(ai, addr));
 }
+
 NOKPROBE_SYMBOL(kprobe_emulate_pushf);
 
 /* CLI (0xfa) and STI (0xfb) */
@@ -122,4 +132,5 @@ void kprobe_emulate_cli_sti(const struct arch_specific_insn *ai,
 		regs->flags &= ~X86_EFLAGS_IF;
 	int3_emulate_jmp(regs, next_ip(ai, addr));
 }
+
 NOKPROBE_SYMBOL(kprobe_emulate_cli_sti);
