@@ -36,8 +36,8 @@ static int example_pre(struct kprobe *p, struct pt_regs *regs)
 	int n = atomic_inc_return(&hits);
 
 	if (n <= verbose_hits)
-		pr_info("hit %d: %s+0x%x on CPU %d by %s[%d], arg0=%#lx\n", n,
-			p->symbol_name, p->offset, smp_processor_id(),
+		pr_info("hit %d: %pS on CPU %d by %s[%d], arg0=%#lx\n", n,
+			p->addr, smp_processor_id(),
 			current->comm, task_pid_nr(current),
 			regs_get_kernel_argument(regs, 0));
 	return 0;		/* run the probed instruction as usual */

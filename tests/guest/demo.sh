@@ -1,38 +1,41 @@
 #!/bin/sh
-# kpmode=run demo (placeholder): put the sample kprobe on kernel_clone, make
-# some processes, show the hits, toggle the global switch, unload.
+# kpmode=run: the newcomer's demo.  Put the sample kprobe on kernel_clone,
+# make some processes, show what the handlers printed and what debugfs
+# says, switch all probes off and on again, unload.
 
 step() { echo; echo "### $*"; }
+probe_log() { dmesg | grep 'kprobe_example:' | tail -n "$1"; }
+
+# Only this script writes to the console; kernel messages go to dmesg.
+dmesg -n 1
 
 step "modprobe kprobe_example symbol=kernel_clone"
 modprobe kprobe_example symbol=kernel_clone || { echo "demo: modprobe failed"; exit 1; }
+probe_log 1
 
-step "running a few commands (each fork hits the probe)"
-for _ in 1 2 3; do /bin/true; done
-ls / >/dev/null
-sh -c 'echo hello from a child shell'
-
-step "dmesg | tail"
-dmesg | tail -n 12
+step "three commands, each a fork through kernel_clone"
+/bin/true; /bin/true; sh -c 'echo "  (a child shell says hello)"'
+probe_log 6
 
 step "cat /sys/kernel/debug/kprobes/list"
 cat /sys/kernel/debug/kprobes/list
 
-step "disable all kprobes (echo 0 > /sys/kernel/debug/kprobes/enabled)"
+step "echo 0 > /sys/kernel/debug/kprobes/enabled   (every breakpoint removed)"
 echo 0 >/sys/kernel/debug/kprobes/enabled
-before=$(dmesg | grep -c 'kernel_clone')
+before=$(dmesg | grep -c 'kprobe_example: hit')
 /bin/true; /bin/true
-after=$(dmesg | grep -c 'kernel_clone')
-echo "probe messages while disabled: $((after - before))"
-cat /sys/kernel/debug/kprobes/list
+after=$(dmesg | grep -c 'kprobe_example: hit')
+echo "  hits while disabled: $((after - before))"
+echo "  enabled = $(cat /sys/kernel/debug/kprobes/enabled)"
 
-step "enable again (echo 1 > /sys/kernel/debug/kprobes/enabled)"
+step "echo 1 > /sys/kernel/debug/kprobes/enabled   (breakpoints back)"
 echo 1 >/sys/kernel/debug/kprobes/enabled
 /bin/true
-dmesg | tail -n 4
+echo "  hits after re-enabling: $(( $(dmesg | grep -c 'kprobe_example: hit') - after ))"
 
 step "rmmod kprobe_example"
 rmmod kprobe_example
-dmesg | tail -n 2
-cat /sys/kernel/debug/kprobes/list
+probe_log 1
+echo "  list now: '$(cat /sys/kernel/debug/kprobes/list)'"
+echo
 echo "demo: done"
