@@ -539,9 +539,10 @@ static void show_site(struct seq_file *m, struct kprobe_site *site)
 				   modname ? "]" : "");
 		else
 			seq_printf(m, "%s", p->symbol_name ?: "?");
-		seq_printf(m, "%s%s\n", kprobe_gone(p) ? "  [GONE]" : "",
-			   (p->flags & KPROBE_FLAG_DISABLED) ?
-				"  [DISABLED]" : "");
+		seq_printf(m, "%s%s%s%s\n", kprobe_gone(p) ? "  [GONE]" : "",
+			   (p->flags & KPROBE_FLAG_DISABLED) ? "  [DISABLED]" : "",
+			   kprobe_optimized(p) ? "  [OPTIMIZED]" : "",
+			   kprobe_ftrace(p) ? "  [FTRACE]" : "");
 	}
 }
 

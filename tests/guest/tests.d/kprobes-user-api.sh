@@ -27,7 +27,7 @@ probe_hits() {  # probe_hits DEF EVENT: define, enable, fork, expect a hit
 }
 
 echo "KTAP version 1"
-echo "1..6"
+echo "1..9"
 check debugfs_list_readable cat $DBG/list
 check debugfs_enabled_is_1 grep -qx 1 $DBG/enabled
 check debugfs_blacklist_format sh -c "head -n 1 $DBG/blacklist | grep -Eq '^0x[0-9a-f]+-0x[0-9a-f]+[[:space:]]+[^[:space:]]+'"
@@ -39,3 +39,42 @@ else
 	echo "ok $n kretprobe_event_hits # SKIP CONFIG_KRETPROBES is off"
 fi
 check kprobe_events_empty_after sh -c "! grep -q . $TR/kprobe_events"
+
+# A trace event that is defined but not enabled is a registered, disabled
+# kprobe: debugfs lists it as [DISABLED].
+disabled_tag() {
+	echo 'p:kprobes/kp_idle kernel_clone' >>$TR/kprobe_events || return 1
+	grep 'kernel_clone' $DBG/list | grep -q 'DISABLED' || { cat $DBG/list; return 1; }
+	echo '-:kp_idle' >>$TR/kprobe_events
+}
+check debugfs_list_disabled_tag disabled_tag
+
+# An out-of-line copy lives in a slot page, which kallsyms lists.
+slot_page() {
+	local rc=0
+	modprobe kprobe_example symbol=kernel_clone verbose_hits=0 || return 1
+	/bin/true
+	grep -q ' kprobe_insn_page' /proc/kallsyms || { echo "no slot page"; rc=1; }
+	rmmod kprobe_example
+	return $rc
+}
+check kallsyms_slot_page slot_page
+
+# "enabled": 0 removes every breakpoint, 1 puts them back.
+global_switch() {
+	local rc=0
+	echo 'p:kprobes/kp_sw kernel_clone' >>$TR/kprobe_events || return 1
+	echo 1 >$TR/events/kprobes/kp_sw/enable
+	echo 0 >$DBG/enabled
+	grep -qx 0 $DBG/enabled || { echo "enabled did not read 0"; rc=1; }
+	echo >$TR/trace
+	/bin/true; /bin/true
+	if grep -q ' kp_sw:' $TR/trace; then echo "hit while disarmed"; rc=1; fi
+	echo 1 >$DBG/enabled
+	/bin/true
+	grep -q ' kp_sw:' $TR/trace || { echo "no hit after re-arming"; rc=1; }
+	echo 0 >$TR/events/kprobes/kp_sw/enable
+	echo '-:kp_sw' >>$TR/kprobe_events
+	return $rc
+}
+check debugfs_enabled_switch global_switch
