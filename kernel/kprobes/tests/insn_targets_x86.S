@@ -152,7 +152,7 @@ SYM_INNER_LABEL(kpt_sti_insn, SYM_L_GLOBAL)
 	RET
 SYM_FUNC_END(kpt_sti)
 
-/* long kpt_fault_load(long *p): *p, or -EFAULT through the fixup. */
+/* long kpt_fault_load(long *p): *p, or -EFAULT through the fixup (#PF or #GP). */
 SYM_FUNC_START(kpt_fault_load)
 SYM_INNER_LABEL(kpt_fault_insn, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR

@@ -194,6 +194,23 @@ static void insn_fault_in_step(struct kunit *test)
 	vfree(area);
 }
 
+static void insn_gp_in_step(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+
+	/* A non-canonical address raises #GP, not #PF. */
+	long *bad = (long *)0x8000000000001000UL;
+
+	KUNIT_ASSERT_EQ(test, kpt_fault_load(bad), -14L);
+	probe_at(test, kpt_fault_insn);
+	KUNIT_EXPECT_EQ(test, kpt_fault_load(bad), -14L);
+	KUNIT_EXPECT_EQ(test, c->pre, 1);
+	KUNIT_EXPECT_EQ(test, c->post, 0);
+	KUNIT_EXPECT_EQ(test, c->faults, 1);
+	KUNIT_EXPECT_EQ(test, c->trapnr, X86_TRAP_GP);
+	unprobe(test);
+}
+
 static void insn_refused(struct kunit *test)
 {
 	struct insn_ctx *c = test->priv;
@@ -230,6 +247,7 @@ static struct kunit_case insn_cases[] = {
 	KUNIT_CASE(insn_loop),
 	KUNIT_CASE(insn_interrupt_flag),
 	KUNIT_CASE(insn_fault_in_step),
+	KUNIT_CASE(insn_gp_in_step),
 	KUNIT_CASE(insn_refused),
 	{}
 };
