@@ -36,6 +36,8 @@
 #include <linux/mutex.h>
 #include <linux/ftrace.h>
 #include <linux/objpool.h>
+#include <linux/irq_work.h>
+#include <linux/workqueue.h>
 #include <linux/rethook.h>
 #include <asm/kprobes.h>
 
@@ -126,14 +128,17 @@ static inline bool kprobe_ftrace(struct kprobe *p)
 	return p->flags & KPROBE_FLAG_FTRACE;
 }
 
+struct kretprobe_pool;
+
 /**
  * struct kretprobe - a probe on the return of a function
  * @kp: the entry probe; only its address fields are the caller's
  * @handler: runs when the probed function returns
  * @entry_handler: runs at entry; non-zero skips the return hook
- * @maxactive: instances that may be in flight at once
+ * @maxactive: instances that may be in flight at once (<= 0: default)
  * @nmissed: returns that could not be hooked
  * @data_size: bytes of per-instance scratch in &kretprobe_instance.data
+ * @pool: the instances; owned by kprobes while registered
  */
 struct kretprobe {
 	struct kprobe kp;
@@ -142,27 +147,49 @@ struct kretprobe {
 	int maxactive;
 	int nmissed;
 	size_t data_size;
+	struct kretprobe_pool *pool;
 };
 
 #define KRETPROBE_MAX_DATA_SIZE	4096
 
 /**
  * struct kretprobe_instance - one hooked call of a return-probed function
- * @rp: the return probe, or NULL once it was unregistered
+ * @llist: link in the calling task's chain of hooked returns
+ * @pool: the pool it came from and goes back to
  * @task: the task that made the call
  * @ret_addr: where the function really returns to
- * @data: @rp->data_size bytes for the handlers
+ * @frame: the stack slot that held @ret_addr
+ * @data: the probe's data_size bytes for the handlers
  */
 struct kretprobe_instance {
-	struct kretprobe __rcu *rp;
+	struct llist_node llist;
+	struct kretprobe_pool *pool;
 	struct task_struct *task;
 	kprobe_opcode_t *ret_addr;
+	unsigned long *frame;
 	char data[];
+};
+
+/**
+ * struct kretprobe_pool - the instances of one return probe
+ * @objs: free instances (lock-free, NMI-safe)
+ * @rp: the probe, or NULL once it was unregistered; instances in flight
+ *	outlive the probe and free the pool when the last one comes back
+ * @refs: instances in flight, plus one while the probe is registered
+ * @release_iw: queues @release_work from any context, NMI included
+ * @release_work: frees the pool, which may sleep
+ */
+struct kretprobe_pool {
+	struct objpool_head objs;
+	struct kretprobe __rcu *rp;
+	atomic_t refs;
+	struct irq_work release_iw;
+	struct work_struct release_work;
 };
 
 static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
 {
-	return rcu_dereference_check(ri->rp, rcu_read_lock_any_held());
+	return rcu_dereference_check(ri->pool->rp, rcu_read_lock_any_held());
 }
 
 static inline unsigned long
@@ -377,10 +404,25 @@ static inline int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 
 #endif /* CONFIG_KPROBES */
 
-/*
- * Return probes.  The engine is not part of this series yet: with
- * CONFIG_KRETPROBES off, registering one fails with -EOPNOTSUPP.
- */
+#ifdef CONFIG_KRETPROBES
+int register_kretprobe(struct kretprobe *rp);
+void unregister_kretprobe(struct kretprobe *rp);
+int register_kretprobes(struct kretprobe **rps, int num);
+void unregister_kretprobes(struct kretprobe **rps, int num);
+int enable_kretprobe(struct kretprobe *rp);
+int disable_kretprobe(struct kretprobe *rp);
+bool is_kretprobe_trampoline(unsigned long addr);
+unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
+				      unsigned long frame,
+				      struct llist_node **cur);
+void kprobe_flush_task(struct task_struct *tk);
+bool kprobe_is_kretprobe(struct kprobe *p);
+
+/* Architecture interface for return probes (all required). */
+void arch_kretprobe_hook(struct kretprobe_instance *ri, struct pt_regs *regs);
+unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
+					   unsigned long *frame);
+#else
 static inline int register_kretprobe(struct kretprobe *rp)
 {
 	return -EOPNOTSUPP;
@@ -411,6 +453,12 @@ static inline bool is_kretprobe_trampoline(unsigned long addr)
 }
 
 static inline void kprobe_flush_task(struct task_struct *tk) { }
+
+static inline bool kprobe_is_kretprobe(struct kprobe *p)
+{
+	return false;
+}
+#endif /* CONFIG_KRETPROBES */
 
 /* Jump optimization and ftrace-based probes are not part of it either. */
 static inline bool is_kprobe_optinsn_slot(unsigned long addr)

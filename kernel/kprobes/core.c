@@ -532,7 +532,8 @@ static void show_site(struct seq_file *m, struct kprobe_site *site)
 		kallsyms_lookup((unsigned long)site->addr, NULL, &off, &modname,
 				sym);
 	list_for_each_entry(p, &site->probes, list) {
-		seq_printf(m, "%px  k  ", site->addr);
+		seq_printf(m, "%px  %c  ", site->addr,
+			   kprobe_is_kretprobe(p) ? 'r' : 'k');
 		if (named)
 			seq_printf(m, "%s+0x%lx%s%s%s", sym, off,
 				   modname ? "  [" : "", modname ?: "",

@@ -15,6 +15,10 @@ extern int (*kpt_other)(int x);		/* returns x + 2 */
 extern int (*kpt_inner)(int x);		/* returns x * 2 */
 extern int (*kpt_replacement)(int x);	/* returns -x */
 extern void (*kpt_forbidden)(void);	/* NOKPROBE_SYMBOL */
+extern int (*kpt_recurse)(int depth);	/* returns depth, recursively */
+struct completion;
+extern int (*kpt_sleep)(struct completion *done);	/* 7 once done */
+extern int (*kpt_exit)(struct completion *started);	/* kthread_exit() */
 
 /* The name of this module, for "module:symbol" requests. */
 #define KPT_MODULE	"kprobes_kunit"

@@ -27,4 +27,8 @@ void kprobe_emulate_pushf(const struct arch_specific_insn *ai,
 void kprobe_emulate_cli_sti(const struct arch_specific_insn *ai,
 			    struct pt_regs *regs, unsigned long addr);
 
+/* kretprobe.c: called by the return trampoline (trampoline.S). */
+void kretprobe_trampoline(void);
+__visible unsigned long x86_kretprobe_return(struct pt_regs *regs);
+
 #endif /* _X86_KERNEL_KPROBES_INTERNAL_H */

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kprobes core: return probes.
+ *
+ * A return probe is a kprobe on a function's entry whose pre handler
+ * takes an instance from the probe's pool, remembers the return address
+ * and replaces it with the architecture's return trampoline.  When the
+ * function returns, the trampoline calls kretprobe_trampoline_handler(),
+ * which finds the instance again, runs the return handler and gives the
+ * real return address back to the trampoline.
+ *
+ * Instances in flight are chained on their task (task->kretprobe_instances)
+ * newest first, so the chain mirrors the task's stack.  Only the task
+ * itself adds to and takes from its chain, from the entry probe (handler
+ * context) or from the trampoline, which marks itself busy with
+ * kprobe_running() first: a probe hit in an NMI that interrupts the
+ * trampoline counts as missed and leaves the chain alone.
+ *
+ * Pools and lifetimes: each probe owns an objpool of instances.  An
+ * instance may still be in flight when its probe is unregistered: the
+ * real return address must never be lost.  The pool counts a reference
+ * per instance in flight plus one for the registration.  Unregistering
+ * clears the pool's back pointer (no handler runs from then on), waits
+ * for a grace period and drops the registration's reference; whoever
+ * drops the last one, possibly a return in interrupt or NMI context,
+ * queues an irq_work that hands the freeing to a workqueue.
+ */
+#include <linux/kprobes.h>
+#include <linux/kallsyms.h>
+#include <linux/llist.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+/* Instances per probe when the caller leaves maxactive <= 0. */
+#define KRETPROBE_DEFAULT_INSTANCES(ncpus)	max(64, 8 * (ncpus))
+
+/* Functions whose return cannot be hooked: they switch stacks. */
+static const char * const kretprobe_refused[] = {
+	"__switch_to",
+	"__switch_to_asm",
+};
+
+static struct kprobe kretprobe_busy;
+
+static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs);
+
+/**
+ * kprobe_is_kretprobe - is @p the entry probe of a return probe?
+ * @p: a registered kprobe
+ *
+ * Return: true if it is.
+ */
+bool kprobe_is_kretprobe(struct kprobe *p)
+{
+	return p->pre_handler == kretprobe_entry;
+}
+EXPORT_SYMBOL_GPL(kprobe_is_kretprobe);
+
+/* Drop a reference; the last one frees the pool from a workqueue. */
+static void pool_put(struct kretprobe_pool *pool)
+{
+	if (atomic_dec_and_test(&pool->refs))
+		irq_work_queue(&pool->release_iw);
+}
+NOKPROBE_SYMBOL(pool_put);
+
+static void instance_put(struct kretprobe_instance *ri)
+{
+	struct kretprobe_pool *pool = ri->pool;
+
+	objpool_push(ri, &pool->objs);
+	pool_put(pool);
+}
+NOKPROBE_SYMBOL(instance_put);
+
+static void pool_release_iw(struct irq_work *iw)
+{
+	struct kretprobe_pool *pool;
+
+	pool = container_of(iw, struct kretprobe_pool, release_iw);
+	schedule_work(&pool->release_work);
+}
+
+static void pool_release_work(struct work_struct *work)
+{
+	struct kretprobe_pool *pool;
+
+	pool = container_of(work, struct kretprobe_pool, release_work);
+	/* The irq_work may still be finishing on another CPU. */
+	irq_work_sync(&pool->release_iw);
+	/* Every instance is home: this frees them and, last, the pool. */
+	objpool_fini(&pool->objs);
+}
+
+static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+	struct kretprobe_instance *ri;
+
+	ri = objpool_pop(&rp->pool->objs);
+	if (!ri) {
+		rp->nmissed++;
+		return 0;
+	}
+	atomic_inc(&rp->pool->refs);
+	ri->task = current;
+	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
+		instance_put(ri);
+		return 0;
+	}
+	arch_kretprobe_hook(ri, regs);
+	__llist_add(&ri->llist, &current->kretprobe_instances);
+	return 0;
+}
+NOKPROBE_SYMBOL(kretprobe_entry);
+
+/**
+ * kretprobe_trampoline_handler - a hooked function returned
+ * @regs: registers at the return, built by the trampoline
+ * @frame: the stack slot the return address was taken from
+ *
+ * Called by the architecture's trampoline on the returning task.  Drops
+ * instances left behind by frames that were unwound without returning,
+ * runs the return handler of the one for @frame and recycles it.
+ *
+ * Return: the real return address.
+ */
+unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
+					   unsigned long *frame)
+{
+	struct llist_head *chain = &current->kretprobe_instances;
+	struct kretprobe_instance *ri;
+	struct kretprobe *rp;
+	unsigned long ret;
+
+	/* 1. Busy first: probes hit from here on leave the chain alone. */
+	preempt_disable();
+	__this_cpu_write(current_kprobe, &kretprobe_busy);
+
+	/* 2. Find our instance; deeper, stale ones are given back. */
+	for (;;) {
+		ri = llist_entry(chain->first, struct kretprobe_instance, llist);
+		if (WARN_ON_ONCE(!chain->first))
+			panic("kretprobe: return address for %px lost\n", frame);
+		chain->first = ri->llist.next;
+		if (ri->frame == frame)
+			break;
+		instance_put(ri);
+	}
+
+	/* 3. The return handler sees the real return address. */
+	ret = (unsigned long)ri->ret_addr;
+	instruction_pointer_set(regs, ret);
+	rp = get_kretprobe(ri);
+	if (rp && rp->handler && !kprobe_disabled(&rp->kp)) {
+		__this_cpu_write(current_kprobe, &rp->kp);
+		rp->handler(ri, regs);
+	}
+
+	/* 4. Recycle and return. */
+	instance_put(ri);
+	__this_cpu_write(current_kprobe, NULL);
+	preempt_enable();
+	return ret;
+}
+NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
+
+/**
+ * kretprobe_find_ret_addr - the real return address behind a trampoline
+ * @tsk: the task whose stack is being unwound
+ * @frame: the stack slot that holds the trampoline address
+ * @cur: unwinder cursor (reset to NULL by the unwinder; unused here)
+ *
+ * Return: the real return address, or 0 when no instance matches.
+ */
+unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
+				      unsigned long frame,
+				      struct llist_node **cur)
+{
+	struct kretprobe_instance *ri;
+	struct llist_node *node;
+
+	for (node = READ_ONCE(tsk->kretprobe_instances.first); node;
+	     node = READ_ONCE(node->next)) {
+		ri = llist_entry(node, struct kretprobe_instance, llist);
+		if ((unsigned long)ri->frame == frame) {
+			*cur = node;
+			return (unsigned long)ri->ret_addr;
+		}
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
+
+/**
+ * kprobe_flush_task - a task is gone: give its instances back
+ * @tk: the dead task
+ */
+void kprobe_flush_task(struct task_struct *tk)
+{
+	struct llist_node *node = llist_del_all(&tk->kretprobe_instances);
+	struct kretprobe_instance *ri, *tmp;
+
+	preempt_disable();
+	llist_for_each_entry_safe(ri, tmp, node, llist)
+		instance_put(ri);
+	preempt_enable();
+}
+NOKPROBE_SYMBOL(kprobe_flush_task);
+
+static int instance_init(void *obj, void *context)
+{
+	struct kretprobe_instance *ri = obj;
+
+	ri->pool = context;
+	return 0;
+}
+
+static int pool_release(struct objpool_head *head, void *context)
+{
+	kfree(context);
+	return 0;
+}
+
+static bool refused_function(kprobe_opcode_t *addr)
+{
+	unsigned long func, off;
+	unsigned int i;
+
+	if (!kallsyms_lookup_size_offset((unsigned long)addr, NULL, &off))
+		return false;
+	func = (unsigned long)addr - off;
+	for (i = 0; i < ARRAY_SIZE(kretprobe_refused); i++) {
+		if (kallsyms_lookup_name(kretprobe_refused[i]) == func)
+			return true;
+	}
+	return false;
+}
+
+static int kretprobe_check(struct kretprobe *rp)
+{
+	kprobe_opcode_t *addr;
+	bool on_entry;
+
+	addr = kprobe_resolve_addr(rp->kp.addr, rp->kp.symbol_name,
+				   rp->kp.offset, &on_entry);
+	if (IS_ERR(addr))
+		return PTR_ERR(addr);
+	if (!on_entry || refused_function(addr))
+		return -EINVAL;
+	if (rp->data_size > KRETPROBE_MAX_DATA_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+/**
+ * register_kretprobe - hook the returns of a function
+ * @rp: the return probe; @rp->kp names the function's entry
+ *
+ * Return: 0; -EINVAL when the address is not a function entry, the
+ * function may not be return-probed, or the kprobe cannot be placed;
+ * -E2BIG when @data_size exceeds KRETPROBE_MAX_DATA_SIZE; -ENOENT for an
+ * unknown symbol; -ENOMEM.
+ */
+int register_kretprobe(struct kretprobe *rp)
+{
+	struct kretprobe_pool *pool;
+	int nr, ret;
+
+	ret = kretprobe_check(rp);
+	if (ret)
+		return ret;
+
+	nr = rp->maxactive > 0 ? rp->maxactive :
+	     KRETPROBE_DEFAULT_INSTANCES(num_possible_cpus());
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return -ENOMEM;
+	ret = objpool_init(&pool->objs, nr,
+			   sizeof(struct kretprobe_instance) + rp->data_size,
+			   GFP_KERNEL, pool, instance_init, pool_release);
+	if (ret) {
+		kfree(pool);
+		return ret;
+	}
+	atomic_set(&pool->refs, 1);
+	init_irq_work(&pool->release_iw, pool_release_iw);
+	INIT_WORK(&pool->release_work, pool_release_work);
+	rcu_assign_pointer(pool->rp, rp);
+	rp->pool = pool;
+	rp->nmissed = 0;
+	rp->kp.pre_handler = kretprobe_entry;
+	rp->kp.post_handler = NULL;
+
+	ret = register_kprobe(&rp->kp);
+	if (ret) {
+		objpool_fini(&pool->objs);
+		rp->pool = NULL;
+	}
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kretprobe);
+
+/**
+ * unregister_kretprobes - remove several return probes
+ * @rps: the probes
+ * @num: how many
+ *
+ * Returns in flight keep working: they go back to their callers, without
+ * running the handler.
+ */
+void unregister_kretprobes(struct kretprobe **rps, int num)
+{
+	int i;
+
+	if (num <= 0)
+		return;
+	for (i = 0; i < num; i++) {
+		unregister_kprobe(&rps[i]->kp);
+		if (rps[i]->pool)
+			RCU_INIT_POINTER(rps[i]->pool->rp, NULL);
+	}
+	/* No return handler that saw the probe alive is still running. */
+	synchronize_rcu();
+	for (i = 0; i < num; i++) {
+		if (!rps[i]->pool)
+			continue;
+		/* Drop the registration's reference; in-flight ones follow. */
+		pool_put(rps[i]->pool);
+		rps[i]->pool = NULL;
+	}
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobes);
+
+/**
+ * unregister_kretprobe - remove a return probe
+ * @rp: the probe
+ */
+void unregister_kretprobe(struct kretprobe *rp)
+{
+	unregister_kretprobes(&rp, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobe);
+
+/**
+ * register_kretprobes - hook several functions, all or none
+ * @rps: the probes
+ * @num: how many
+ *
+ * Return: 0, or the first error (the earlier probes are removed again).
+ */
+int register_kretprobes(struct kretprobe **rps, int num)
+{
+	int i, ret;
+
+	if (num <= 0)
+		return -EINVAL;
+	for (i = 0; i < num; i++) {
+		ret = register_kretprobe(rps[i]);
+		if (ret) {
+			unregister_kretprobes(rps, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(register_kretprobes);
+
+/**
+ * enable_kretprobe - arm a disabled return probe
+ * @rp: the probe
+ *
+ * Return: as enable_kprobe().
+ */
+int enable_kretprobe(struct kretprobe *rp)
+{
+	return enable_kprobe(&rp->kp);
+}
+EXPORT_SYMBOL_GPL(enable_kretprobe);
+
+/**
+ * disable_kretprobe - stop hooking new calls
+ * @rp: the probe
+ *
+ * Return: as disable_kprobe().
+ */
+int disable_kretprobe(struct kretprobe *rp)
+{
+	return disable_kprobe(&rp->kp);
+}
+EXPORT_SYMBOL_GPL(disable_kretprobe);

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit: return probes.  Handlers and their context, entry handlers,
+ * per-instance data, the limits on instances, functions that sleep,
+ * recurse or never return, and unregistering while calls are in flight.
+ */
+#include <kunit/test.h>
+#include <kunit/test-bug.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/slab.h>
+
+#include "tests.h"
+
+struct rp_ctx {
+	struct kretprobe rp;
+	atomic_t entries;
+	atomic_t returns;
+	long last_ret;
+	unsigned long last_ret_addr;
+	struct task_struct *last_task;
+	bool data_ok;
+	bool skip_all;
+};
+
+static struct rp_ctx *rp_ctx_of(struct kretprobe_instance *ri)
+{
+	return container_of(get_kretprobe(ri), struct rp_ctx, rp);
+}
+
+static int rp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rp_ctx *c = rp_ctx_of(ri);
+
+	atomic_inc(&c->entries);
+	if (c->rp.data_size >= sizeof(u64))
+		*(u64 *)ri->data = 0x5eed5eedULL;
+	return c->skip_all;
+}
+
+static int rp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rp_ctx *c = rp_ctx_of(ri);
+
+	atomic_inc(&c->returns);
+	c->last_ret = regs_return_value(regs);
+	c->last_ret_addr = get_kretprobe_retaddr(ri);
+	c->last_task = ri->task;
+	if (c->rp.data_size >= sizeof(u64))
+		c->data_ok = *(u64 *)ri->data == 0x5eed5eedULL;
+	return 0;
+}
+
+static struct rp_ctx *new_rp(struct kunit *test, const char *sym)
+{
+	struct rp_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->rp.kp.symbol_name = sym;
+	c->rp.handler = rp_return;
+	c->rp.entry_handler = rp_entry;
+	return c;
+}
+
+static void rp_unregister_action(void *rp)
+{
+	unregister_kretprobe(rp);
+}
+
+static int rp_register(struct kunit *test, struct rp_ctx *c)
+{
+	int ret = register_kretprobe(&c->rp);
+
+	if (ret)
+		return ret;
+	return kunit_add_action_or_reset(test, rp_unregister_action, &c->rp);
+}
+
+static void rp_handler_sees_return(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_target_fn");
+
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_is_kretprobe(&c->rp.kp));
+	KUNIT_EXPECT_EQ(test, kpt_target(41), 42);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 1);
+	KUNIT_EXPECT_EQ(test, c->last_ret, 42L);
+	KUNIT_EXPECT_PTR_EQ(test, c->last_task, current);
+	/* The real return address is in this function, not a trampoline. */
+	KUNIT_EXPECT_FALSE(test, is_kretprobe_trampoline(c->last_ret_addr));
+	KUNIT_EXPECT_GT(test, c->last_ret_addr,
+			(unsigned long)rp_handler_sees_return);
+	KUNIT_EXPECT_LT(test, c->last_ret_addr,
+			(unsigned long)rp_handler_sees_return + 4096);
+	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
+	unregister_kretprobe(&c->rp);
+	kpt_target(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 1);
+}
+
+static void rp_entry_handler_skips(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_target_fn");
+
+	c->skip_all = true;
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 0);
+	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
+}
+
+static void rp_instance_data(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_target_fn");
+	struct rp_ctx *big = new_rp(test, "kpt_other_fn");
+
+	c->rp.data_size = sizeof(u64);
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	kpt_target(1);
+	KUNIT_EXPECT_TRUE(test, c->data_ok);
+
+	big->rp.data_size = KRETPROBE_MAX_DATA_SIZE + 1;
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&big->rp), -E2BIG);
+}
+
+static void rp_bad_requests(struct kunit *test)
+{
+	struct rp_ctx *off = new_rp(test, "kpt_target_fn");
+	struct rp_ctx *sw = new_rp(test, "__switch_to");
+	struct rp_ctx *none = new_rp(test, "kpt_no_such_function");
+
+	off->rp.kp.offset = 1;
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&off->rp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&sw->rp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&none->rp), -ENOENT);
+}
+
+static void rp_maxactive_recursion(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_recurse_fn");
+
+	c->rp.maxactive = 1;
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	KUNIT_EXPECT_EQ(test, kpt_recurse(3), 3);
+	/* Four calls deep, one instance: three returns missed. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 1);
+	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 3);
+	/* The instance came back: the next call is hooked again. */
+	KUNIT_EXPECT_EQ(test, kpt_recurse(0), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 2);
+}
+
+#define NR_SLEEPERS	64
+
+struct sleeper {
+	struct completion *done;
+	int ret;
+};
+
+static int sleeper_fn(void *data)
+{
+	struct sleeper *s = data;
+
+	s->ret = kpt_sleep(s->done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void rp_sleepers_not_missed(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
+	struct task_struct **t;
+	struct completion *done;
+	struct sleeper *s;
+	int i;
+
+	t = kunit_kcalloc(test, NR_SLEEPERS, sizeof(*t), GFP_KERNEL);
+	s = kunit_kcalloc(test, NR_SLEEPERS, sizeof(*s), GFP_KERNEL);
+	done = kunit_kzalloc(test, sizeof(*done), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, t && s && done);
+	init_completion(done);
+
+	/* maxactive left at its default */
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	for (i = 0; i < NR_SLEEPERS; i++) {
+		s[i].done = done;
+		t[i] = kthread_run(sleeper_fn, &s[i], "kpt_sleeper/%d", i);
+		if (IS_ERR(t[i]))
+			t[i] = NULL;
+	}
+	for (i = 0; i < 500 && atomic_read(&c->entries) < NR_SLEEPERS; i++)
+		msleep(20);
+	complete_all(done);
+	for (i = 0; i < NR_SLEEPERS; i++) {
+		if (!t[i])
+			continue;
+		kthread_stop(t[i]);
+		KUNIT_EXPECT_EQ(test, s[i].ret, 7);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), NR_SLEEPERS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), NR_SLEEPERS);
+	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
+}
+
+static void rp_unregister_in_flight(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
+	struct completion *done = kunit_kzalloc(test, sizeof(*done), GFP_KERNEL);
+	struct sleeper *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct task_struct *t;
+	int i;
+
+	KUNIT_ASSERT_TRUE(test, done && s);
+	init_completion(done);
+	s->done = done;
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	t = kthread_run(sleeper_fn, s, "kpt_inflight");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	for (i = 0; i < 500 && !atomic_read(&c->entries); i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), 1);
+
+	/* The probe goes while the call sleeps; the call must still return. */
+	unregister_kretprobe(&c->rp);
+	complete_all(done);
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, s->ret, 7);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 0);
+}
+
+static int exiter_fn(void *data)
+{
+	return kpt_exit(data);
+}
+
+/* Run a kthread that dies inside kpt_exit_fn(), and wait until it is freed. */
+static void run_exiter(struct kunit *test, struct completion *started)
+{
+	struct task_struct *t;
+
+	reinit_completion(started);
+	t = kthread_create(exiter_fn, started, "kpt_exiter");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	wake_up_process(t);
+	wait_for_completion(started);
+	while (!READ_ONCE(t->exit_state))
+		msleep(10);
+	put_task_struct(t);
+	/* kprobe_flush_task() runs from the task's RCU-delayed release. */
+	rcu_barrier();
+}
+
+static void rp_task_exits_mid_call(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_exit_fn");
+	struct completion *started = kunit_kzalloc(test, sizeof(*started),
+						   GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, started);
+	init_completion(started);
+	c->rp.maxactive = 1;
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+
+	run_exiter(test, started);
+	/* One instance only: the second call is hooked iff the first came back. */
+	run_exiter(test, started);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 0);
+	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
+}
+
+static struct kunit_case kretprobe_cases[] = {
+	KUNIT_CASE(rp_handler_sees_return),
+	KUNIT_CASE(rp_entry_handler_skips),
+	KUNIT_CASE(rp_instance_data),
+	KUNIT_CASE(rp_bad_requests),
+	KUNIT_CASE(rp_maxactive_recursion),
+	KUNIT_CASE_SLOW(rp_sleepers_not_missed),
+	KUNIT_CASE(rp_unregister_in_flight),
+	KUNIT_CASE(rp_task_exits_mid_call),
+	{}
+};
+
+static struct kunit_suite kretprobe_suite = {
+	.name = "kprobes_kretprobe",
+	.test_cases = kretprobe_cases,
+};
+
+kunit_test_suite(kretprobe_suite);
