@@ -65,6 +65,7 @@ static void pool_put(struct kretprobe_pool *pool)
 	if (atomic_dec_and_test(&pool->refs))
 		irq_work_queue(&pool->release_iw);
 }
+
 NOKPROBE_SYMBOL(pool_put);
 
 static void instance_put(struct kretprobe_instance *ri)
@@ -74,6 +75,7 @@ static void instance_put(struct kretprobe_instance *ri)
 	objpool_push(ri, &pool->objs);
 	pool_put(pool);
 }
+
 NOKPROBE_SYMBOL(instance_put);
 
 static void pool_release_iw(struct irq_work *iw)
@@ -115,6 +117,7 @@ static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
 	__llist_add(&ri->llist, &current->kretprobe_instances);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kretprobe_entry);
 
 /**
@@ -166,6 +169,7 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	preempt_enable();
 	return ret;
 }
+
 NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
 
 /**
@@ -193,6 +197,7 @@ unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
 	}
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
 
 /**
@@ -209,6 +214,7 @@ void kprobe_flush_task(struct task_struct *tk)
 		instance_put(ri);
 	preempt_enable();
 }
+
 NOKPROBE_SYMBOL(kprobe_flush_task);
 
 static int instance_init(void *obj, void *context)

@@ -250,7 +250,7 @@ static void run_exiter(struct kunit *test, struct completion *started)
 	wake_up_process(t);
 	wait_for_completion(started);
 	while (!READ_ONCE(t->exit_state))
-		msleep(10);
+		usleep_range(10000, 20000);
 	put_task_struct(t);
 	/* kprobe_flush_task() runs from the task's RCU-delayed release. */
 	rcu_barrier();

@@ -26,6 +26,7 @@ void arch_kretprobe_hook(struct kretprobe_instance *ri, struct pt_regs *regs)
 	ri->frame = slot;
 	*slot = (unsigned long)kretprobe_trampoline;
 }
+
 NOKPROBE_SYMBOL(arch_kretprobe_hook);
 
 /**
@@ -56,4 +57,5 @@ __visible unsigned long x86_kretprobe_return(struct pt_regs *regs)
 	*frame = ret;
 	return ret;
 }
+
 NOKPROBE_SYMBOL(x86_kretprobe_return);
