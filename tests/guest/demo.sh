@@ -37,5 +37,14 @@ step "rmmod kprobe_example"
 rmmod kprobe_example
 probe_log 1
 echo "  list now: '$(cat /sys/kernel/debug/kprobes/list)'"
+
+step "modprobe kretprobe_example func=kernel_clone   (a return probe)"
+modprobe kretprobe_example func=kernel_clone || echo "demo: no return probes here"
+/bin/true; /bin/true
+dmesg | grep 'kretprobe_example:' | tail -n 3
+cat /sys/kernel/debug/kprobes/list
+rmmod kretprobe_example 2>/dev/null
+dmesg | grep 'kretprobe_example:' | tail -n 1
+
 echo
 echo "demo: done"

@@ -27,7 +27,7 @@ probe_hits() {  # probe_hits DEF EVENT: define, enable, fork, expect a hit
 }
 
 echo "KTAP version 1"
-echo "1..9"
+echo "1..10"
 check debugfs_list_readable cat $DBG/list
 check debugfs_enabled_is_1 grep -qx 1 $DBG/enabled
 check debugfs_blacklist_format sh -c "head -n 1 $DBG/blacklist | grep -Eq '^0x[0-9a-f]+-0x[0-9a-f]+[[:space:]]+[^[:space:]]+'"
@@ -78,3 +78,18 @@ global_switch() {
 	return $rc
 }
 check debugfs_enabled_switch global_switch
+
+# The return-probe sample times kernel_clone and reports its returns.
+kretprobe_sample() {
+	modprobe kretprobe_example func=kernel_clone || return 1
+	/bin/true
+	rmmod kretprobe_example
+	dmesg | grep -q 'kretprobe_example: call 1: kernel_clone returned' ||
+		{ dmesg | grep kretprobe_example; return 1; }
+}
+if grep -q '^CONFIG_KRETPROBES=y' /etc/kernel.config; then
+	check kretprobe_sample_times_calls kretprobe_sample
+else
+	n=$((n + 1))
+	echo "ok $n kretprobe_sample_times_calls # SKIP CONFIG_KRETPROBES is off"
+fi
