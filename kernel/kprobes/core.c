@@ -157,6 +157,22 @@ static struct kprobe_site *kprobe_site_of_locked(struct kprobe *p)
 	return NULL;
 }
 
+/**
+ * kprobe_registered - is @p registered (live or gone)?
+ * @p: a kprobe, registered or not
+ *
+ * Return: true if it is.
+ */
+bool kprobe_registered(struct kprobe *p)
+{
+	bool ret;
+
+	mutex_lock(&kprobe_mutex);
+	ret = kprobe_site_of_locked(p);
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+
 /*
  * Create and hash the site for @addr: check the address, let the arch
  * decode the instruction and prepare its copy.  Nothing is armed yet.

@@ -16,6 +16,7 @@ extern struct mutex kprobe_mutex;
 typedef bool (*kprobe_addr_match_t)(unsigned long addr, void *data);
 void kprobes_kill_matching_locked(kprobe_addr_match_t match, void *data);
 int kprobes_set_armed(bool armed);
+bool kprobe_registered(struct kprobe *p);
 bool kprobes_armed(void);
 void kprobes_show_all(struct seq_file *m);
 

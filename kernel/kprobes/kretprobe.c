@@ -251,6 +251,9 @@ static int kretprobe_check(struct kretprobe *rp)
 	kprobe_opcode_t *addr;
 	bool on_entry;
 
+	/* Before anything of the caller's is touched, as for a kprobe. */
+	if (kprobe_registered(&rp->kp))
+		return -EINVAL;
 	addr = kprobe_resolve_addr(rp->kp.addr, rp->kp.symbol_name,
 				   rp->kp.offset, &on_entry);
 	if (IS_ERR(addr))

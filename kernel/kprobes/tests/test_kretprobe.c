@@ -83,6 +83,7 @@ static void rp_handler_sees_return(struct kunit *test)
 	struct rp_ctx *c = new_rp(test, "kpt_target_fn");
 
 	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	KUNIT_EXPECT_EQ(test, register_kretprobe(&c->rp), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, kprobe_is_kretprobe(&c->rp.kp));
 	KUNIT_EXPECT_EQ(test, kpt_target(41), 42);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), 1);
