@@ -5,6 +5,8 @@
 #   make run       same build, boot the demo (tests/guest/demo.sh)
 #   make shell     same build, interactive shell in the guest
 #   make patches   export the series (series/NN-*.{msg,files}) to out/patches
+#   make bench     build both kernels, boot each with tests/bench/ (alternating,
+#                  BENCH_RUNS=3 rounds), table of ours vs stock in out/bench.md
 #   FLAVOR=incumbent builds the stock 6.12 tree instead of ours.
 #
 # Everything lives in build/ (pristine tree build/linux-src, our tree
@@ -17,11 +19,11 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help deps pristine tree kernel initramfs test run shell patches \
-	originality clean distclean header
+	originality clean distclean header bench
 
 help:
-	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "targets: deps tree kernel initramfs test run shell patches originality clean distclean"
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "targets: deps tree kernel initramfs test run shell bench patches originality clean distclean"
 
 deps:
 	@$(S)/deps.sh
@@ -53,6 +55,11 @@ run: initramfs
 shell: initramfs
 	@$(S)/qemu-run.sh shell
 
+# Both flavors, whatever FLAVOR says (scripts/bench.sh runs make kernel for
+# each).
+bench: deps
+	@$(S)/bench.sh
+
 patches: deps
 	@FLAVOR=ours $(S)/prepare-tree.sh
 	@$(S)/make-patches.sh
@@ -65,6 +72,7 @@ originality: pristine
 clean:
 	rm -rf build/obj-* build/modroot-* build/initramfs-* build/pristine-test-* \
 		build/console-*.log build/build-*.log build/stamps build/series-work \
+		build/bench-* build/initramfs-bench-* \
 		build/tools out
 
 distclean: clean

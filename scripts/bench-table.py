@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Side-by-side table of the kprobes benchmark (make bench).
+
+Reads the "BENCH <key> <value>" lines of the guest consoles of each flavor
+(one console log per boot), takes the median per key over the boots, and
+prints a Markdown table: key, unit, ours median, incumbent median, ratio
+ours/incumbent.  Hit costs are ns per call; attach costs are printed by the
+module in ns and shown here in ms.  A value that is not a number ("n/a",
+"error -22", "yes") is shown as is (the most common one over the boots).
+"""
+import argparse
+import datetime
+import re
+import statistics
+import sys
+from collections import Counter
+
+LINE = re.compile(r'(?:^|\] )BENCH ([a-z0-9_]+) (.+?)\s*$')
+
+# Display order; unknown keys follow in the order first seen.
+ORDER = ['none', 'k', 'b', 'none_o', 'o', 'o_optimized', 'r', 'kr', 'f']
+for n in (2000, 10000):
+    for w in ('reg_batch', 'unreg_batch', 'reg_single', 'unreg_single'):
+        ORDER.append(f'{w}_{n}')
+
+DESC = {
+    'none': 'no probe (kpb_hit_fn)',
+    'k': 'kprobe pre+post, 2nd insn',
+    'b': 'kprobe pre only, same place',
+    'none_o': 'no probe (kpb_opt_fn)',
+    'o': 'kprobe pre only, optimizable site',
+    'o_optimized': '[OPTIMIZED] in debugfs list',
+    'r': 'kretprobe',
+    'kr': 'kprobe on entry + kretprobe',
+    'f': 'ftrace-based kprobe',
+}
+
+
+def parse(paths):
+    """{key: [value per boot]}, keys in first-seen order, boots that ended."""
+    vals, seen, done = {}, [], 0
+    for p in paths:
+        with open(p, 'rb') as f:
+            text = f.read().decode('utf-8', 'replace')
+        if '=== BENCH DONE ===' in text:
+            done += 1
+        for line in text.splitlines():
+            m = LINE.search(line)
+            if not m:
+                continue
+            k, v = m.group(1), m.group(2)
+            if k not in vals:
+                vals[k] = []
+                seen.append(k)
+            vals[k].append(v)
+    return vals, seen, done
+
+
+def is_attach(key):
+    return key.startswith(('reg_', 'unreg_'))
+
+
+def num(v):
+    try:
+        return float(v)
+    except ValueError:
+        return None
+
+
+def summary(key, values):
+    """(display string, number or None)."""
+    if not values:
+        return '-', None
+    nums = [num(v) for v in values]
+    good = [x for x in nums if x is not None]
+    if len(good) == len(values):
+        med = statistics.median(good)
+        if is_attach(key):
+            med /= 1e6
+        return fmt(med), med
+    if good:
+        # Mixed: the median of the numbers, flagged.
+        med = statistics.median(good)
+        if is_attach(key):
+            med /= 1e6
+        return f'{fmt(med)} ({len(values) - len(good)}/{len(values)} failed)', med
+    return Counter(values).most_common(1)[0][0], None
+
+
+def fmt(x):
+    if x >= 100:
+        return f'{x:.0f}'
+    if x >= 10:
+        return f'{x:.1f}'
+    return f'{x:.2f}'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--ours', nargs='*', default=[])
+    ap.add_argument('--incumbent', nargs='*', default=[])
+    ap.add_argument('--version', default='Linux ?')
+    ap.add_argument('--runs', default='?')
+    ap.add_argument('--out')
+    a = ap.parse_args()
+
+    ours, seen_o, done_o = parse(a.ours)
+    inc, seen_i, done_i = parse(a.incumbent)
+    keys = [k for k in ORDER if k in ours or k in inc]
+    keys += [k for k in seen_o + seen_i if k not in keys]
+    keys = list(dict.fromkeys(keys))
+
+    out = []
+    date = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+    out.append(f'kprobes benchmark, {date}, base {a.version}, runs: {a.runs} '
+               f'(boots completed: ours {done_o}/{len(a.ours)}, incumbent '
+               f'{done_i}/{len(a.incumbent)}); medians over the runs. '
+               'QEMU/TCG times are relative, not hardware figures.')
+    out.append('')
+    out.append('| key | what | unit | ours | incumbent | ours/incumbent |')
+    out.append('|---|---|---|---:|---:|---:|')
+    for k in keys:
+        so, no = summary(k, ours.get(k, []))
+        si, ni = summary(k, inc.get(k, []))
+        ratio = f'{no / ni:.2f}' if no is not None and ni not in (None, 0) else 'n/a'
+        if is_attach(k):
+            unit = 'ms'
+            what = ('register' if k.startswith('reg_') else 'unregister') + \
+                f" {k.rsplit('_', 1)[1]} kprobes, " + \
+                ('batch' if '_batch_' in k else 'one by one')
+        elif k == 'o_optimized':
+            unit, ratio = '', 'n/a'
+            what = DESC[k]
+        else:
+            unit = 'ns/call'
+            what = DESC.get(k, '')
+        out.append(f'| {k} | {what} | {unit} | {so} | {si} | {ratio} |')
+    text = '\n'.join(out) + '\n'
+    sys.stdout.write(text)
+    if a.out:
+        with open(a.out, 'w') as f:
+            f.write(text)
+    return 0 if keys else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

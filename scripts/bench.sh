@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# make bench: side-by-side kprobes benchmark, our rewrite vs the stock kernel.
+#
+# For each flavor: make sure the kernel is built (make kernel), build the
+# test initramfs (scripts/mkinitramfs.sh), build tests/bench/ as an external
+# module against that kernel (in build/bench-$FLAVOR) and append it, as a
+# second cpio archive, to a copy of the initramfs
+# (build/initramfs-bench-$FLAVOR.cpio.gz; the kernel unpacks concatenated
+# archives in order).  Then boot each kernel with kpmode=bench, alternating
+# ours/incumbent, BENCH_RUNS rounds (default 3), with the QEMU command line
+# of scripts/qemu-run.sh, and print the table of scripts/bench-table.py
+# (also written to out/bench.md).
+#
+#   BENCH_RUNS=1        one round (quick check)
+#   BENCH_TIMEOUT=3600  seconds per boot before QEMU is killed (the stock
+#                       kernel needs ~30 min for the 10000-probe runs)
+#   BENCH_MODARGS=...   module parameters: reps=3 target_ms=250
+#                       counts=2000,10000 (attach-cost probe counts) skip=hit|attach
+#   BENCH_SKIP_BUILD=1  reuse the kernels/initramfs built by a previous run
+#   BENCH_FLAVORS=...   subset/order of "ours incumbent" (for debugging)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+RUNS=${BENCH_RUNS:-3}
+TIMEOUT=${BENCH_TIMEOUT:-3600}
+read -r -a FLAVORS <<<"${BENCH_FLAVORS:-ours incumbent}"
+MAKEVARS=(ARCH=x86_64 "CC=ccache gcc" KBUILD_BUILD_USER=kprobes KBUILD_BUILD_HOST=qemu LOCALVERSION=)
+LOGDIR=$BUILD/bench-logs
+
+# The module, built against FLAVOR's kernel, in build/bench-$FLAVOR.
+build_module() {
+	local f=$1 src obj dir=$BUILD/bench-$1 blog=$BUILD/build-bench-$1.log
+	if [ "$f" = ours ]; then src=$BUILD/linux; else src=$PRISTINE; fi
+	obj=$BUILD/obj-$f
+	mkdir -p "$dir"
+	rsync -c "$ROOT"/tests/bench/* "$dir"/
+	log "building tests/bench against the $f kernel"
+	if ! make -C "$src" O="$obj" "${MAKEVARS[@]}" -s -j2 M="$dir" modules >"$blog" 2>&1; then
+		tail -n 30 "$blog" >&2
+		die "tests/bench does not build against the $f kernel"
+	fi
+	grep -E 'warning:' "$blog" >&2 || true
+}
+
+# build/initramfs-bench-$f.cpio.gz = the test initramfs + /bench/.
+build_initramfs() {
+	local f=$1 st=$BUILD/initramfs-bench-$1.d out=$BUILD/initramfs-bench-$1.cpio.gz
+	rm -rf "$st"
+	mkdir -p "$st"
+	cp "$BUILD/bench-$f/kprobes_bench.ko" "$st/kprobes_bench.ko"
+	strip --strip-debug "$st/kprobes_bench.ko"
+	printf '%s\n' "${BENCH_MODARGS:-}" >"$st/args"
+	{
+		echo "dir /bench 755 0 0"
+		echo "file /bench/kprobes_bench.ko $st/kprobes_bench.ko 644 0 0"
+		echo "file /bench/args $st/args 644 0 0"
+	} >"$st.list"
+	[ -x "$BUILD/tools/gen_init_cpio" ] || die "no gen_init_cpio (scripts/mkinitramfs.sh builds it)"
+	{
+		cat "$BUILD/initramfs-$f.cpio.gz"
+		"$BUILD/tools/gen_init_cpio" "$st.list" | gzip -6 -n
+	} >"$out.tmp"
+	mv "$out.tmp" "$out"
+}
+
+prepare() {
+	local f
+	for f in "${FLAVORS[@]}"; do
+		log "== $f: kernel"
+		make -C "$ROOT" --no-print-directory kernel FLAVOR="$f"
+		FLAVOR=$f "$ROOT/scripts/mkinitramfs.sh"
+		build_module "$f"
+		build_initramfs "$f"
+	done
+}
+
+# Same machine as scripts/qemu-run.sh (TCG single-threaded, -smp 2, 2G).
+boot() {
+	local f=$1 run=$2 logf=$LOGDIR/console-$1-$2.log rc=0 t0
+	t0=$(date +%s)
+	log "run $run/$RUNS: booting $f kpmode=bench (timeout ${TIMEOUT}s); console: ${logf#"$ROOT"/}"
+	: >"$logf"
+	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
+		-accel tcg,thread=single \
+		-smp 2 -m 2G \
+		-cpu "${QEMU_CPU:-max}" \
+		-display none -no-reboot -nic none \
+		-kernel "$BUILD/obj-$f/arch/x86/boot/bzImage" \
+		-initrd "$BUILD/initramfs-bench-$f.cpio.gz" \
+		-append "console=ttyS0 ignore_loglevel panic=-1 kpmode=bench ${KERNEL_APPEND:-}" \
+		-monitor none -serial "file:$logf" </dev/null || rc=$?
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		echo "=== QEMU TIMEOUT after ${TIMEOUT}s ===" | tee -a "$logf" >&2
+	elif [ $rc -ne 0 ]; then
+		log "QEMU exited with status $rc"
+	fi
+	grep -q '=== BENCH DONE ===' "$logf" || log "WARNING: no '=== BENCH DONE ===' in ${logf#"$ROOT"/}"
+	log "$f run $run: $(grep -ac 'BENCH [a-z]' "$logf" || true) BENCH lines in $(elapsed "$t0")"
+}
+
+main() {
+	local t0 run f
+	t0=$(date +%s)
+	[ "${BENCH_SKIP_BUILD:-0}" = 1 ] || prepare
+	rm -rf "$LOGDIR"
+	mkdir -p "$LOGDIR" "$ROOT/out"
+	for run in $(seq 1 "$RUNS"); do
+		for f in "${FLAVORS[@]}"; do
+			boot "$f" "$run"
+		done
+	done
+	python3 "$ROOT/scripts/bench-table.py" \
+		--version "$(kernel_version_of "$PRISTINE")" --runs "$RUNS" \
+		--out "$ROOT/out/bench.md" \
+		--ours $(ls "$LOGDIR"/console-ours-*.log 2>/dev/null) \
+		--incumbent $(ls "$LOGDIR"/console-incumbent-*.log 2>/dev/null)
+	log "done in $(elapsed "$t0"); table in out/bench.md, consoles in ${LOGDIR#"$ROOT"/}"
+}
+
+main "$@"

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprobes side-by-side benchmark.  Built out of tree against either kernel
+ * (our rewrite or the stock one) and loaded once per boot by the
+ * kpmode=bench guest init.  It measures, then prints "BENCH <key> <value>"
+ * lines on the kernel log; the guest then unloads it.  With hold=1 it only
+ * keeps the o-mode probe registered, so that the guest can see in
+ * /sys/kernel/debug/kprobes/list whether it was optimized.
+ *
+ * Hit cost (ns per call of an assembly target called in a loop):
+ *   none  no probe          k   pre+post handler on the 2nd instruction
+ *   b     pre handler only  o   pre only, on a jump-optimizable site
+ *   r     kretprobe         kr  kprobe on the entry + kretprobe
+ *   f     ftrace-based probe: not available in this config
+ * Attach cost (ns of wall time): register / unregister 2000 and 10000
+ * probes, batched (register_kprobes) and one by one.
+ *
+ * Only the public kprobes API is used.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/sched/clock.h>
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+/* kpb_targets.S */
+unsigned long kpb_hit_fn(unsigned long x);
+unsigned long kpb_opt_fn(unsigned long x);
+extern const unsigned long kpb_hit_site, kpb_opt_site;	/* addresses */
+extern const unsigned long kpb_slots[];
+extern const int kpb_slots_per_blk, kpb_nslotblk;
+
+static unsigned int reps = 3;
+module_param(reps, uint, 0444);
+MODULE_PARM_DESC(reps, "timed repetitions per hit-cost mode (best is reported)");
+static unsigned int target_ms = 250;
+module_param(target_ms, uint, 0444);
+MODULE_PARM_DESC(target_ms, "aim for this many ms per timed repetition");
+static char *counts = "2000,10000";
+module_param(counts, charp, 0444);
+MODULE_PARM_DESC(counts, "comma-separated probe counts for the attach-cost runs");
+static bool hold;
+module_param(hold, bool, 0444);
+MODULE_PARM_DESC(hold, "only register the o-mode probe and keep it until unload (the guest then reads the debugfs kprobes list)");
+static char *skip = "";
+module_param(skip, charp, 0444);
+MODULE_PARM_DESC(skip, "comma-separated groups to skip: hit,attach");
+
+static atomic_long_t kpb_hits;
+static volatile unsigned long kpb_sink;
+
+static int kpb_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_long_inc(&kpb_hits);
+	return 0;
+}
+
+static void kpb_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
+	atomic_long_inc(&kpb_hits);
+}
+
+static int kpb_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	atomic_long_inc(&kpb_hits);
+	return 0;
+}
+
+static u64 kpb_loop(unsigned long (*fn)(unsigned long), unsigned long n)
+{
+	unsigned long i, acc = 0;
+	u64 t0, t1;
+
+	t0 = local_clock();
+	for (i = 0; i < n; i++)
+		acc += fn(i);
+	t1 = local_clock();
+	kpb_sink = acc;
+	return t1 - t0;
+}
+
+/*
+ * Grow the iteration count until one loop takes target_ms (this doubles as
+ * the warm-up), then report the best per-call time of @reps loops, in
+ * tenths of a nanosecond for a bit more resolution on the fast modes.
+ */
+static void kpb_hit_cost(const char *key, unsigned long (*fn)(unsigned long))
+{
+	u64 target = (u64)target_ms * NSEC_PER_MSEC, t, best = U64_MAX;
+	unsigned long n = 256;
+	long before = atomic_long_read(&kpb_hits);
+	unsigned int r;
+
+	for (;;) {
+		t = kpb_loop(fn, n);
+		if (t >= target / 2 || n >= (1UL << 30))
+			break;
+		n = t ? min_t(u64, div64_u64((u64)n * target, t) + 1, (u64)n * 16) : n * 16;
+		cond_resched();
+	}
+	if (t)	/* aim at target_ms per timed loop */
+		n = max_t(u64, div64_u64((u64)n * target, t), 1);
+	for (r = 0; r < max(reps, 1U); r++) {
+		t = kpb_loop(fn, n);
+		if (t < best)
+			best = t;
+		cond_resched();
+	}
+	t = div64_u64(best * 10, n);
+	pr_info("BENCH %s %llu.%llu\n", key, t / 10, t % 10);
+	pr_info("BENCH-INFO %s n=%lu best_ms=%llu handler_hits=%ld\n", key, n,
+		div64_u64(best, NSEC_PER_MSEC), atomic_long_read(&kpb_hits) - before);
+}
+
+static void kpb_hit_modes(void)
+{
+	struct kprobe kp, kp2;
+	struct kretprobe rp;
+	int ret;
+
+	kpb_hit_cost("none", kpb_hit_fn);
+
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)kpb_hit_site;
+	kp.pre_handler = kpb_pre;
+	kp.post_handler = kpb_post;
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_info("BENCH k error %d\n", ret);
+	} else {
+		kpb_hit_cost("k", kpb_hit_fn);
+		unregister_kprobe(&kp);
+	}
+
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)kpb_hit_site;
+	kp.pre_handler = kpb_pre;
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_info("BENCH b error %d\n", ret);
+	} else {
+		kpb_hit_cost("b", kpb_hit_fn);
+		unregister_kprobe(&kp);
+	}
+
+	kpb_hit_cost("none_o", kpb_opt_fn);
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)kpb_opt_site;
+	kp.pre_handler = kpb_pre;
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_info("BENCH o error %d\n", ret);
+	} else {
+		msleep(200);	/* let a delayed optimizer run */
+		kpb_hit_cost("o", kpb_opt_fn);
+		unregister_kprobe(&kp);
+	}
+
+	memset(&rp, 0, sizeof(rp));
+	rp.kp.addr = (kprobe_opcode_t *)kpb_hit_fn;
+	rp.handler = kpb_ret;
+	rp.maxactive = 4;
+	ret = register_kretprobe(&rp);
+	if (ret) {
+		pr_info("BENCH r n/a\n");
+		pr_info("BENCH kr n/a\n");
+		pr_info("BENCH-INFO r register_kretprobe %d\n", ret);
+		goto ftrace;
+	}
+	kpb_hit_cost("r", kpb_hit_fn);
+
+	memset(&kp2, 0, sizeof(kp2));
+	kp2.addr = (kprobe_opcode_t *)kpb_hit_fn;
+	kp2.pre_handler = kpb_pre;
+	ret = register_kprobe(&kp2);
+	if (ret) {
+		pr_info("BENCH kr error %d\n", ret);
+	} else {
+		kpb_hit_cost("kr", kpb_hit_fn);
+		unregister_kprobe(&kp2);
+	}
+	unregister_kretprobe(&rp);
+ftrace:
+	/* No ftrace-based kprobes: the function tracer is off in this config. */
+	pr_info("BENCH f n/a\n");
+}
+
+/* ---- attach cost ---- */
+
+static unsigned long kpb_slot_addr(int i)
+{
+	return kpb_slots[i / kpb_slots_per_blk] + 2UL * (i % kpb_slots_per_blk);
+}
+
+static void kpb_fill(struct kprobe *kps, struct kprobe **ptrs, int num)
+{
+	int i;
+
+	memset(kps, 0, sizeof(*kps) * num);
+	for (i = 0; i < num; i++) {
+		kps[i].addr = (kprobe_opcode_t *)kpb_slot_addr(i);
+		kps[i].pre_handler = kpb_pre;
+		ptrs[i] = &kps[i];
+	}
+}
+
+static void kpb_attach(int num)
+{
+	struct kprobe *kps;
+	struct kprobe **ptrs;
+	u64 t0, t1;
+	int i, ret;
+
+	if (num > kpb_slots_per_blk * kpb_nslotblk) {
+		pr_info("BENCH reg_batch_%d error %d\n", num, -ERANGE);
+		return;
+	}
+	kps = kvcalloc(num, sizeof(*kps), GFP_KERNEL);
+	ptrs = kvcalloc(num, sizeof(*ptrs), GFP_KERNEL);
+	if (!kps || !ptrs) {
+		pr_info("BENCH reg_batch_%d error %d\n", num, -ENOMEM);
+		goto out;
+	}
+
+	/* batched */
+	kpb_fill(kps, ptrs, num);
+	t0 = ktime_get_ns();
+	ret = register_kprobes(ptrs, num);
+	t1 = ktime_get_ns();
+	if (ret) {
+		pr_info("BENCH reg_batch_%d error %d\n", num, ret);
+		pr_info("BENCH unreg_batch_%d error %d\n", num, ret);
+	} else {
+		pr_info("BENCH reg_batch_%d %llu\n", num, t1 - t0);
+		t0 = ktime_get_ns();
+		unregister_kprobes(ptrs, num);
+		t1 = ktime_get_ns();
+		pr_info("BENCH unreg_batch_%d %llu\n", num, t1 - t0);
+	}
+	cond_resched();
+
+	/* one by one */
+	kpb_fill(kps, ptrs, num);
+	ret = 0;
+	t0 = ktime_get_ns();
+	for (i = 0; i < num; i++) {
+		ret = register_kprobe(&kps[i]);
+		if (ret)
+			break;
+	}
+	t1 = ktime_get_ns();
+	if (ret) {
+		pr_info("BENCH reg_single_%d error %d\n", num, ret);
+		pr_info("BENCH-INFO reg_single_%d failed at probe %d (%px)\n",
+			num, i, kps[i].addr);
+		pr_info("BENCH unreg_single_%d error %d\n", num, ret);
+		while (i-- > 0)
+			unregister_kprobe(&kps[i]);
+	} else {
+		pr_info("BENCH reg_single_%d %llu\n", num, t1 - t0);
+		t0 = ktime_get_ns();
+		for (i = 0; i < num; i++)
+			unregister_kprobe(&kps[i]);
+		t1 = ktime_get_ns();
+		pr_info("BENCH unreg_single_%d %llu\n", num, t1 - t0);
+	}
+out:
+	kvfree(ptrs);
+	kvfree(kps);
+}
+
+static struct kprobe kpb_held;
+static bool kpb_holding;
+
+static int __init kpb_init(void)
+{
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	if (hold) {
+		kpb_held.addr = (kprobe_opcode_t *)kpb_opt_site;
+		kpb_held.pre_handler = kpb_pre;
+		ret = register_kprobe(&kpb_held);
+		if (ret)
+			return ret;
+		kpb_holding = true;
+		msleep(200);	/* as in the o mode */
+		return 0;
+	}
+
+	pr_info("BENCH-INFO start hit_site=%pS opt_site=%pS slots=%d\n",
+		(void *)kpb_hit_site, (void *)kpb_opt_site, kpb_slots_per_blk * kpb_nslotblk);
+	if (!strstr(skip, "hit"))
+		kpb_hit_modes();
+	if (!strstr(skip, "attach")) {
+		char list[64], *cur = list, *tok;
+		int num;
+
+		strscpy(list, counts, sizeof(list));
+		while ((tok = strsep(&cur, ","))) {
+			if (!kstrtoint(tok, 10, &num) && num > 0)
+				kpb_attach(num);
+		}
+	}
+	pr_info("BENCH-INFO done in %llu ms\n",
+		div64_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
+	/*
+	 * Stay loaded (the guest rmmods us): busybox insmod retries a failed
+	 * finit_module() with init_module(), so returning an error would run
+	 * everything twice.
+	 */
+	return 0;
+}
+module_init(kpb_init);
+
+static void __exit kpb_exit(void)
+{
+	if (kpb_holding)
+		unregister_kprobe(&kpb_held);
+}
+module_exit(kpb_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("kprobes hit and attach cost benchmark");

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Probe targets for the kprobes benchmark, in assembly so that the probed
+ * instructions and their offsets are the same whatever the compiler does.
+ *
+ *   kpb_hit_fn(x)   hit-cost target for the k/b/r/kr modes.  The probe goes on
+ *                   the 2nd instruction (address in kpb_hit_site).  The never-taken jz
+ *                   back into the bytes that follow the probe makes the
+ *                   function unsuitable for a 5-byte jump detour, so a
+ *                   pre-handler-only probe here is boosted, not optimized.
+ *   kpb_opt_fn(x)   target for the o mode: after the probe (address in kpb_opt_site)
+ *                   only plain register instructions (>= 5 bytes), no
+ *                   jumps, so the stock optimizer can use a jump detour.
+ *   kpb_slots       table of KPB_NSLOTBLK addresses; each points at the first
+ *                   of KPB_SLOTS_PER_BLK 2-byte NOPs (66 90) of a small
+ *                   never-called function: probe addresses for the attach
+ *                   cost runs are slot_block[i] + 2 * j.  Small functions
+ *                   keep the per-probe instruction walk of the kernels
+ *                   (which decode from the function start) short.
+ */
+#include <linux/linkage.h>
+#include <linux/objtool.h>
+#include <asm/ibt.h>
+
+	.text
+
+SYM_FUNC_START(kpb_hit_fn)
+	mov	%rdi, %rax
+	ANNOTATE_NOENDBR
+.Lkpb_hit_site:
+	add	$1, %rax
+.Lkpb_hit_after:
+	lea	3(%rax), %rax
+	add	%rdi, %rax
+	test	%rax, %rax
+	jz	.Lkpb_hit_after
+	RET
+SYM_FUNC_END(kpb_hit_fn)
+
+SYM_FUNC_START(kpb_opt_fn)
+	mov	%rdi, %rax
+	ANNOTATE_NOENDBR
+.Lkpb_opt_site:
+	add	$1, %rax
+	lea	3(%rax), %rax
+	add	%rdi, %rax
+	xor	%rdi, %rax
+	RET
+SYM_FUNC_END(kpb_opt_fn)
+
+#define KPB_SLOTS_PER_BLK	64
+#define KPB_NSLOTBLK		160	/* 160 * 64 = 10240 >= 10000 probes */
+
+.macro kpb_slot_block
+	/* SYM_FUNC_START_LOCAL/SYM_FUNC_END spelled out: a gas macro cannot
+	 * feed \@ through them. */
+	.balign	16, 0x90
+	.type	kpb_slot_blk_\@, @function
+kpb_slot_blk_\@:
+	ENDBR
+	ANNOTATE_NOENDBR
+.Lkpb_slot_first_\@:
+	.rept KPB_SLOTS_PER_BLK
+	xchg	%ax, %ax
+	.endr
+	RET
+	.size	kpb_slot_blk_\@, . - kpb_slot_blk_\@
+	.pushsection .rodata
+	.quad	.Lkpb_slot_first_\@
+	.popsection
+.endm
+
+	.pushsection .rodata
+	.balign	8
+SYM_DATA_START(kpb_slots)
+	.popsection
+	.rept KPB_NSLOTBLK
+	kpb_slot_block
+	.endr
+	.pushsection .rodata
+SYM_DATA_END(kpb_slots)
+SYM_DATA(kpb_hit_site, .quad .Lkpb_hit_site)
+SYM_DATA(kpb_opt_site, .quad .Lkpb_opt_site)
+SYM_DATA(kpb_slots_per_blk, .long KPB_SLOTS_PER_BLK)
+SYM_DATA(kpb_nslotblk, .long KPB_NSLOTBLK)
+	.popsection
