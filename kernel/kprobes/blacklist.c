@@ -158,6 +158,7 @@ static int table_add_area(unsigned long start, unsigned long end,
 {
 	struct bl_table *t;
 
+	lockdep_assert_held(&kprobe_mutex);
 	if (start >= end)
 		return 0;
 	t = kvzalloc(struct_size(t, ranges, 1), GFP_KERNEL);

@@ -43,7 +43,6 @@ struct slot_page {
 };
 
 static LIST_HEAD(slot_pages);
-static unsigned int nr_slot_pages;
 
 static struct slot_page *slot_page_new(void)
 {
@@ -59,7 +58,6 @@ static struct slot_page *slot_page_new(void)
 	}
 	set_memory_rox((unsigned long)pg->base, 1);
 	list_add_rcu(&pg->node, &slot_pages);
-	nr_slot_pages++;
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
 			   (unsigned long)pg->base, PAGE_SIZE, false,
 			   SLOT_PAGE_SYM);
@@ -69,7 +67,6 @@ static struct slot_page *slot_page_new(void)
 static void slot_page_free(struct slot_page *pg)
 {
 	list_del_rcu(&pg->node);
-	nr_slot_pages--;
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
 			   (unsigned long)pg->base, PAGE_SIZE, true,
 			   SLOT_PAGE_SYM);
@@ -125,16 +122,6 @@ void kprobe_slot_free(kprobe_opcode_t *slot)
 		return;
 	}
 	WARN(1, "kprobes: freeing unknown slot %px\n", slot);
-}
-
-/**
- * kprobe_slot_pages - how many slot pages exist
- *
- * Return: the count, read under the kprobe mutex or racily for tests.
- */
-unsigned int kprobe_slot_pages(void)
-{
-	return READ_ONCE(nr_slot_pages);
 }
 
 /**

@@ -34,7 +34,4 @@ void kprobe_blacklist_add_module_locked(struct module *mod);
 void kprobe_blacklist_remove_module_locked(struct module *mod);
 void kprobe_blacklist_show(struct seq_file *m);
 
-/* insn_cache.c */
-unsigned int kprobe_slot_pages(void);
-
 #endif /* _KERNEL_KPROBES_INTERNAL_H */
