@@ -46,6 +46,7 @@
 #define KPROBE_HIT_SS		0x00000002	/* original insn executing */
 #define KPROBE_REENTER		0x00000004	/* hit inside a handler */
 #define KPROBE_HIT_SSDONE	0x00000008	/* post handlers running */
+#define KPROBE_HIT_JPROBE	0x00000010	/* a jprobe's mirror runs */
 
 #ifndef CONFIG_KPROBES
 #include <asm-generic/kprobes.h>
@@ -127,6 +128,22 @@ static inline bool kprobe_ftrace(struct kprobe *p)
 {
 	return p->flags & KPROBE_FLAG_FTRACE;
 }
+
+/**
+ * struct jprobe - a mirror function called at a function's entry
+ * @kp: the entry probe; only its address fields are the caller's
+ * @entry: the mirror, a function with the probed function's prototype
+ *	that ends with jprobe_return() instead of returning
+ *
+ * The classic kprobes interface.  The mirror runs with the probed
+ * function's arguments, in the probed function's stack frame, with
+ * preemption disabled; whatever it does to its arguments, the probed
+ * function then runs with the original ones.
+ */
+struct jprobe {
+	struct kprobe kp;
+	void *entry;
+};
 
 struct kretprobe_pool;
 
@@ -237,7 +254,8 @@ struct kprobe_site {
  * @site: the site that was hit
  * @prev: kprobe_running() before this hit, restored when it ends
  * @arch_saved: scratch for the architecture (x86: the interrupt flag)
- * @status: one of KPROBE_HIT_ACTIVE, _HIT_SS, _REENTER, _HIT_SSDONE
+ * @status: one of KPROBE_HIT_ACTIVE, _HIT_SS, _REENTER, _HIT_SSDONE,
+ *	_HIT_JPROBE
  */
 struct kprobe_frame {
 	struct kprobe_site *site;
@@ -290,6 +308,15 @@ int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
 void kprobe_free_init_mem(void);
 void dump_kprobe(struct kprobe *kp);
 
+int register_jprobe(struct jprobe *jp);
+void unregister_jprobe(struct jprobe *jp);
+int register_jprobes(struct jprobe **jps, int num);
+void unregister_jprobes(struct jprobe **jps, int num);
+int enable_jprobe(struct jprobe *jp);
+int disable_jprobe(struct jprobe *jp);
+void jprobe_return(void);
+bool kprobe_is_jprobe(struct kprobe *p);
+
 /*
  * Generic services for the architecture code's breakpoint path.  All of
  * them run in the breakpoint's exception context.
@@ -299,6 +326,7 @@ bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs);
 void kprobe_step_done(struct pt_regs *regs);
 struct kprobe_frame *kprobe_top_frame(void);
 void kprobe_frame_abort(struct pt_regs *regs);
+bool kprobe_jprobe_return(struct pt_regs *regs);
 int kprobe_site_fault(struct kprobe_site *site, struct pt_regs *regs,
 		      int trapnr);
 int kprobe_handler_fault(struct pt_regs *regs, int trapnr);
@@ -324,6 +352,11 @@ int kprobe_handler_fault(struct pt_regs *regs, int trapnr);
  * arch_within_kprobe_blacklist() text the architecture never lets be
  *				probed; any context
  * arch_populate_kprobe_blacklist() add architecture areas at boot
+ * arch_jprobe_stack_room()	bytes that may be read from @sp up to the
+ *				end of the stack it lies on; any context
+ *
+ * The architecture also provides jprobe_return(), whose breakpoint its
+ * handler passes to kprobe_jprobe_return().
  */
 int arch_prepare_kprobe_site(struct kprobe_site *site);
 void arch_release_kprobe_site(struct kprobe_site *site);
@@ -336,6 +369,7 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 					 bool *on_func_entry);
 bool arch_within_kprobe_blacklist(unsigned long addr);
 int arch_populate_kprobe_blacklist(void);
+unsigned long arch_jprobe_stack_room(unsigned long sp);
 int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
 
 /* Executable slots for out-of-line copies; kprobe mutex held. */
@@ -396,6 +430,37 @@ static inline int kprobe_get_kallsym(unsigned int symnum,
 }
 
 static inline void kprobe_free_init_mem(void) { }
+
+static inline int register_jprobe(struct jprobe *jp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_jprobe(struct jprobe *jp) { }
+
+static inline int register_jprobes(struct jprobe **jps, int num)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void unregister_jprobes(struct jprobe **jps, int num) { }
+
+static inline int enable_jprobe(struct jprobe *jp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int disable_jprobe(struct jprobe *jp)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void jprobe_return(void) { }
+
+static inline bool kprobe_is_jprobe(struct kprobe *p)
+{
+	return false;
+}
 
 static inline int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 {

@@ -220,6 +220,17 @@ static void site_free_locked(struct kprobe_site *site)
 	kfree(site);
 }
 
+/* The jprobe at @site, always the last probe of the list, or NULL. */
+static struct kprobe *site_jprobe(struct kprobe_site *site)
+{
+	struct kprobe *last;
+
+	if (list_empty(&site->probes))
+		return NULL;
+	last = list_last_entry(&site->probes, struct kprobe, list);
+	return kprobe_is_jprobe(last) ? last : NULL;
+}
+
 static int register_kprobe_locked(struct kprobe *p)
 {
 	struct kprobe_site *site;
@@ -254,10 +265,17 @@ static int register_kprobe_locked(struct kprobe *p)
 		if (IS_ERR(site))
 			return PTR_ERR(site);
 	}
+	if (kprobe_is_jprobe(p) && site_jprobe(site))
+		return -EEXIST;
 	p->opcode = site->opcode;
 
-	/* 5. Publish the probe, then arm if it is the first enabled one. */
-	list_add_tail_rcu(&p->list, &site->probes);
+	/*
+	 * 5. Publish the probe, then arm if it is the first enabled one.
+	 * The probes run in list order, a jprobe last (its pre handler does
+	 * not come back).
+	 */
+	list_add_tail_rcu(&p->list, site_jprobe(site) ? &site_jprobe(site)->list :
+							  &site->probes);
 	if (!kprobe_disabled(p))
 		site->nr_enabled++;
 	site_sync_armed_locked(site);
@@ -318,14 +336,15 @@ static void kprobe_detach_locked(struct kprobe *p, struct list_head *dead)
 }
 
 /**
- * unregister_kprobes - remove several probes at once
- * @kps: the probes
+ * kprobes_unregister_batch - remove the kprobes inside several objects
+ * @objs: the objects (kprobes, jprobes, kretprobes, ...)
  * @num: how many
+ * @kp_offset: where the &struct kprobe sits in each object
  *
  * Probes that are not registered are skipped.  Returns once no handler of
  * any of them can run any more; all of them share one grace period.
  */
-void unregister_kprobes(struct kprobe **kps, int num)
+void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset)
 {
 	struct kprobe_site *site, *tmp;
 	LIST_HEAD(dead);
@@ -336,7 +355,7 @@ void unregister_kprobes(struct kprobe **kps, int num)
 
 	mutex_lock(&kprobe_mutex);
 	for (i = 0; i < num; i++)
-		kprobe_detach_locked(kps[i], &dead);
+		kprobe_detach_locked(objs[i] + kp_offset, &dead);
 	mutex_unlock(&kprobe_mutex);
 
 	/* Handlers and out-of-line steps run with interrupts off. */
@@ -348,6 +367,19 @@ void unregister_kprobes(struct kprobe **kps, int num)
 	list_for_each_entry_safe(site, tmp, &dead, link)
 		site_free_locked(site);
 	mutex_unlock(&kprobe_mutex);
+}
+
+/**
+ * unregister_kprobes - remove several probes at once
+ * @kps: the probes
+ * @num: how many
+ *
+ * Probes that are not registered are skipped.  Returns once no handler of
+ * any of them can run any more; all of them share one grace period.
+ */
+void unregister_kprobes(struct kprobe **kps, int num)
+{
+	kprobes_unregister_batch((void *const *)kps, num, 0);
 }
 EXPORT_SYMBOL_GPL(unregister_kprobes);
 
@@ -536,6 +568,13 @@ bool kprobes_armed(void)
 	return !READ_ONCE(kprobes_disarmed);
 }
 
+static char kprobe_type_char(struct kprobe *p)
+{
+	if (kprobe_is_kretprobe(p))
+		return 'r';
+	return kprobe_is_jprobe(p) ? 'j' : 'k';
+}
+
 static void show_site(struct seq_file *m, struct kprobe_site *site)
 {
 	unsigned long off = 0;
@@ -548,8 +587,7 @@ static void show_site(struct seq_file *m, struct kprobe_site *site)
 		kallsyms_lookup((unsigned long)site->addr, NULL, &off, &modname,
 				sym);
 	list_for_each_entry(p, &site->probes, list) {
-		seq_printf(m, "%px  %c  ", site->addr,
-			   kprobe_is_kretprobe(p) ? 'r' : 'k');
+		seq_printf(m, "%px  %c  ", site->addr, kprobe_type_char(p));
 		if (named)
 			seq_printf(m, "%s+0x%lx%s%s%s", sym, off,
 				   modname ? "  [" : "", modname ?: "",

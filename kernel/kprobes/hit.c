@@ -17,6 +17,9 @@
  *   3. when the instruction is done, run the post handlers and pop the
  *      hit off the stack.
  *
+ * A jprobe's pre handler pauses a hit between steps 1 and 2 while its
+ * mirror function runs; jprobe_return() resumes it at step 2.
+ *
  * kprobe_running() is the probe whose handler runs, a marker while the
  * original instruction executes, or NULL.  It is never NULL between the
  * breakpoint and the end of step 3, which is how faults taken meanwhile
@@ -24,6 +27,8 @@
  */
 #include <linux/kprobes.h>
 #include <linux/preempt.h>
+
+#include "internal.h"
 
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
@@ -120,6 +125,24 @@ static void site_run_post(struct kprobe_site *site, struct pt_regs *regs)
 NOKPROBE_SYMBOL(site_run_post);
 
 /**
+ * kprobe_hit_step - step 2 of a hit: execute the original instruction
+ * @f: the hit's frame, innermost on this CPU
+ * @regs: the context, pointing at the probed instruction's site
+ *
+ * Also where a jprobe's hit resumes once its mirror is done.
+ */
+void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs)
+{
+	if (f->status != KPROBE_REENTER)
+		f->status = KPROBE_HIT_SS;
+	__this_cpu_write(current_kprobe, &kprobe_in_step);
+	if (arch_kprobe_step(f->site, regs, f))
+		kprobe_step_done(regs);
+}
+
+NOKPROBE_SYMBOL(kprobe_hit_step);
+
+/**
  * kprobe_site_hit - process a breakpoint hit at a probe site
  * @site: the site whose breakpoint trapped
  * @regs: the trapped context
@@ -138,20 +161,21 @@ bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs)
 	if (!f)
 		return false;
 
-	/* 1. Handlers, unless this CPU is already inside one. */
+	/*
+	 * 1. Handlers, unless this CPU is already inside one.  A handler
+	 * that took over regs->ip ends the hit, except a jprobe's: its
+	 * mirror runs with the hit still open (see jprobe.c).
+	 */
 	if (nested) {
 		site_count_miss(site);
 	} else if (site_run_pre(site, regs)) {
-		frame_pop();
+		if (f->status != KPROBE_HIT_JPROBE)
+			frame_pop();
 		return true;
 	}
 
 	/* 2. The original instruction. */
-	if (!nested)
-		f->status = KPROBE_HIT_SS;
-	__this_cpu_write(current_kprobe, &kprobe_in_step);
-	if (arch_kprobe_step(site, regs, f))
-		kprobe_step_done(regs);
+	kprobe_hit_step(f, regs);
 	return true;
 }
 

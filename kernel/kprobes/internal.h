@@ -19,6 +19,10 @@ int kprobes_set_armed(bool armed);
 bool kprobe_registered(struct kprobe *p);
 bool kprobes_armed(void);
 void kprobes_show_all(struct seq_file *m);
+void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset);
+
+/* hit.c */
+void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs);
 
 /* address.c */
 kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,

@@ -327,17 +327,21 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 
 	if (num <= 0)
 		return;
+	/* 1. Returns from now on run no handler of these probes. */
 	for (i = 0; i < num; i++) {
-		unregister_kprobe(&rps[i]->kp);
 		if (rps[i]->pool)
 			RCU_INIT_POINTER(rps[i]->pool->rp, NULL);
 	}
-	/* No return handler that saw the probe alive is still running. */
-	synchronize_rcu();
+	/*
+	 * 2. Remove the entry probes.  The one grace period this waits for
+	 * also covers the return handlers that saw the probes alive.
+	 */
+	kprobes_unregister_batch((void *const *)rps, num,
+				 offsetof(struct kretprobe, kp));
+	/* 3. Drop the registrations' references; in-flight ones follow. */
 	for (i = 0; i < num; i++) {
 		if (!rps[i]->pool)
 			continue;
-		/* Drop the registration's reference; in-flight ones follow. */
 		pool_put(rps[i]->pool);
 		rps[i]->pool = NULL;
 	}

@@ -46,5 +46,13 @@ cat /sys/kernel/debug/kprobes/list
 rmmod kretprobe_example 2>/dev/null
 dmesg | grep 'kretprobe_example:' | tail -n 1
 
+step "modprobe jprobe_example   (a jprobe: a mirror of kernel_clone)"
+modprobe jprobe_example
+/bin/true
+dmesg | grep 'jprobe_example:' | tail -n 2
+grep '  j  ' /sys/kernel/debug/kprobes/list
+rmmod jprobe_example
+dmesg | grep 'jprobe_example:' | tail -n 1
+
 echo
 echo "demo: done"

@@ -51,6 +51,31 @@ static noinline int kpt_exit_fn(struct completion *started)
 	kthread_exit(0);
 }
 
+static noinline long kpt_args8_fn(long a1, long a2, long a3, long a4,
+				 long a5, long a6, long a7, long a8)
+{
+	barrier();
+	return a1 + 2 * a2 + 3 * a3 + 4 * a4 + 5 * a5 + 6 * a6 + 7 * a7 +
+	       8 * a8;
+}
+
+/* Not a tail call: the caller's frame stays on the stack. */
+static noinline int kpt_stack_outer_fn(int x)
+{
+	int ret = kpt_inner(x);
+
+	barrier();
+	return ret + 1;
+}
+
+static noinline int kpt_stack_caller_fn(int x)
+{
+	int ret = kpt_stack_outer_fn(x);
+
+	barrier();
+	return ret + 1;
+}
+
 static noinline void kpt_forbidden_fn(void)
 {
 	barrier();
@@ -66,6 +91,9 @@ int (*kpt_recurse)(int depth) = kpt_recurse_fn;
 int (*kpt_sleep)(struct completion *done) = kpt_sleep_fn;
 int (*kpt_exit)(struct completion *started) = kpt_exit_fn;
 void (*kpt_forbidden)(void) = kpt_forbidden_fn;
+long (*kpt_args8)(long a1, long a2, long a3, long a4, long a5, long a6,
+		  long a7, long a8) = kpt_args8_fn;
+int (*kpt_stack_caller)(int x) = kpt_stack_caller_fn;
 
 MODULE_DESCRIPTION("KUnit tests for kprobes");
 MODULE_LICENSE("GPL");

@@ -11,6 +11,9 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/slab.h>
+#include <linux/stacktrace.h>
+#include <linux/kallsyms.h>
+#include <linux/string.h>
 
 #include "tests.h"
 
@@ -243,6 +246,7 @@ static int exiter_fn(void *data)
 static void run_exiter(struct kunit *test, struct completion *started)
 {
 	struct task_struct *t;
+	int i;
 
 	reinit_completion(started);
 	t = kthread_create(exiter_fn, started, "kpt_exiter");
@@ -250,11 +254,16 @@ static void run_exiter(struct kunit *test, struct completion *started)
 	get_task_struct(t);
 	wake_up_process(t);
 	wait_for_completion(started);
-	while (!READ_ONCE(t->exit_state))
+	/*
+	 * kprobe_flush_task() runs from the task's RCU-delayed release,
+	 * just before that drops its reference: wait until ours is the
+	 * last one (bounded, in case someone else holds one too).
+	 */
+	for (i = 0; i < 500 && refcount_read(&t->usage) > 1; i++) {
+		rcu_barrier();
 		usleep_range(10000, 20000);
+	}
 	put_task_struct(t);
-	/* kprobe_flush_task() runs from the task's RCU-delayed release. */
-	rcu_barrier();
 }
 
 static void rp_task_exits_mid_call(struct kunit *test)
@@ -276,6 +285,92 @@ static void rp_task_exits_mid_call(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
 }
 
+/* One stack trace, taken by the handlers of the stack-trace cases. */
+#define ST_MAX	32
+static unsigned long st_entries[ST_MAX];
+static unsigned int st_nr;
+
+static void st_take(void)
+{
+	st_nr = stack_trace_save(st_entries, ST_MAX, 0);
+}
+
+static int st_rp_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	st_take();
+	return 0;
+}
+
+static int st_kp_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	st_take();
+	return 0;
+}
+
+/* Does the trace name @fn (as "fn" or "fn [module]")? */
+static bool st_has(const char *fn)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	size_t len = strlen(fn);
+	unsigned int i;
+
+	for (i = 0; i < st_nr; i++) {
+		snprintf(buf, sizeof(buf), "%ps", (void *)st_entries[i]);
+		if (!strncmp(buf, fn, len) && (!buf[len] || buf[len] == ' '))
+			return true;
+	}
+	return false;
+}
+
+static bool st_has_trampoline(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < st_nr; i++) {
+		if (is_kretprobe_trampoline(st_entries[i]))
+			return true;
+	}
+	return false;
+}
+
+/* kpt_stack_caller_fn -> kpt_stack_outer_fn (return-probed) -> ... */
+static void rp_stacktrace_in_handler(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_stack_outer_fn");
+
+	c->rp.handler = st_rp_handler;
+	c->rp.entry_handler = NULL;
+	st_nr = 0;
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	KUNIT_EXPECT_EQ(test, kpt_stack_caller(3), 8);
+	KUNIT_ASSERT_GT(test, st_nr, 0U);
+	/* The handler was called on behalf of the real return address. */
+	KUNIT_EXPECT_TRUE(test, st_has("kpt_stack_caller_fn"));
+	KUNIT_EXPECT_TRUE(test, st_has("rp_stacktrace_in_handler"));
+	KUNIT_EXPECT_FALSE(test, st_has_trampoline());
+}
+
+/* ... and a trace taken in kpt_inner, below the hooked frame. */
+static void rp_stacktrace_below_hooked_frame(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_stack_outer_fn");
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	kp->symbol_name = "kpt_inner_fn";
+	kp->pre_handler = st_kp_pre;
+	st_nr = 0;
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, kp), 0);
+	KUNIT_EXPECT_EQ(test, kpt_stack_caller(3), 8);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 1);
+	KUNIT_ASSERT_GT(test, st_nr, 0U);
+	KUNIT_EXPECT_TRUE(test, st_has("kpt_stack_outer_fn"));
+	KUNIT_EXPECT_TRUE(test, st_has("kpt_stack_caller_fn"));
+	KUNIT_EXPECT_TRUE(test, st_has("rp_stacktrace_below_hooked_frame"));
+	KUNIT_EXPECT_FALSE(test, st_has_trampoline());
+}
+
 static struct kunit_case kretprobe_cases[] = {
 	KUNIT_CASE(rp_handler_sees_return),
 	KUNIT_CASE(rp_entry_handler_skips),
@@ -285,6 +380,8 @@ static struct kunit_case kretprobe_cases[] = {
 	KUNIT_CASE_SLOW(rp_sleepers_not_missed),
 	KUNIT_CASE(rp_unregister_in_flight),
 	KUNIT_CASE(rp_task_exits_mid_call),
+	KUNIT_CASE(rp_stacktrace_in_handler),
+	KUNIT_CASE(rp_stacktrace_below_hooked_frame),
 	{}
 };
 

@@ -19,6 +19,11 @@ extern int (*kpt_recurse)(int depth);	/* returns depth, recursively */
 struct completion;
 extern int (*kpt_sleep)(struct completion *done);	/* 7 once done */
 extern int (*kpt_exit)(struct completion *started);	/* kthread_exit() */
+/* returns the sum of i * a<i>; a7 and a8 are passed on the stack */
+extern long (*kpt_args8)(long a1, long a2, long a3, long a4, long a5,
+			 long a6, long a7, long a8);
+/* kpt_stack_caller_fn -> kpt_stack_outer_fn -> kpt_inner: x * 2 + 2 */
+extern int (*kpt_stack_caller)(int x);
 
 /* The name of this module, for "module:symbol" requests. */
 #define KPT_MODULE	"kprobes_kunit"

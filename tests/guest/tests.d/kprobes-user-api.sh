@@ -27,7 +27,7 @@ probe_hits() {  # probe_hits DEF EVENT: define, enable, fork, expect a hit
 }
 
 echo "KTAP version 1"
-echo "1..10"
+echo "1..11"
 check debugfs_list_readable cat $DBG/list
 check debugfs_enabled_is_1 grep -qx 1 $DBG/enabled
 check debugfs_blacklist_format sh -c "head -n 1 $DBG/blacklist | grep -Eq '^0x[0-9a-f]+-0x[0-9a-f]+[[:space:]]+[^[:space:]]+'"
@@ -93,3 +93,20 @@ else
 	n=$((n + 1))
 	echo "ok $n kretprobe_sample_times_calls # SKIP CONFIG_KRETPROBES is off"
 fi
+
+# The jprobe sample watches kernel_clone's arguments; debugfs says 'j',
+# and a kretprobe event on the same function still works beside it.
+jprobe_sample() {
+	local rc=0
+	modprobe jprobe_example || return 1
+	grep -q '  j  kernel_clone+0x' $DBG/list ||
+		{ echo "no j line in list"; cat $DBG/list; rc=1; }
+	/bin/true
+	rmmod jprobe_example
+	dmesg | grep -q 'jprobe_example: call 1: .* clones, flags' ||
+		{ dmesg | grep jprobe_example; rc=1; }
+	dmesg | grep -q 'jprobe_example: .* calls seen, 0 missed' ||
+		{ dmesg | grep jprobe_example; rc=1; }
+	return $rc
+}
+check jprobe_sample_sees_arguments jprobe_sample

@@ -2,9 +2,9 @@
 /*
  * x86 kprobes: the breakpoint, and the traps that come back to us.
  *
- * INT3 reaches kprobe_int3_handler() for two reasons: a probed
- * instruction was hit, or an out-of-line copy finished (the INT3 after
- * it in the slot).  Faults taken while a probe is being processed reach
+ * INT3 reaches kprobe_int3_handler() for three reasons: a probed
+ * instruction was hit, an out-of-line copy finished (the INT3 after it
+ * in the slot), or a jprobe's mirror called jprobe_return().  Faults taken while a probe is being processed reach
  * kprobe_fault_handler() through the #GP and #PF handlers.
  *
  * While an out-of-line copy runs, interrupts stay off, so neither an
@@ -21,6 +21,7 @@
 #include <asm/ibt.h>
 #include <asm/extable.h>
 #include <asm/trapnr.h>
+#include <asm/stacktrace.h>
 
 #include "internal.h"
 
@@ -128,13 +129,20 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	if (finish_step(regs, addr))
 		return 1;
 
-	/* 2. A probed instruction. */
+	/* 2. The end of a jprobe's mirror function. */
+	if (regs->ip == (unsigned long)x86_jprobe_return_trap) {
+		WARN_ONCE(!kprobe_jprobe_return(regs),
+			  "jprobe_return() called outside a jprobe handler\n");
+		return 1;
+	}
+
+	/* 3. A probed instruction. */
 	site = get_kprobe_site(addr);
 	if (site)
 		return kprobe_site_hit(site, regs);
 
 	/*
-	 * 3. A breakpoint that is no longer there: removed after this CPU
+	 * 4. A breakpoint that is no longer there: removed after this CPU
 	 * trapped on it.  Run the restored instruction.
 	 */
 	if (!get_kernel_nofault(byte, addr) && byte != INT3_INSN_OPCODE) {
@@ -206,6 +214,7 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 		return fixup_rewound(regs, trapnr);
 	case KPROBE_HIT_ACTIVE:
 	case KPROBE_HIT_SSDONE:
+	case KPROBE_HIT_JPROBE:
 		return kprobe_handler_fault(regs, trapnr);
 	}
 	return 0;
@@ -262,3 +271,21 @@ int __init arch_populate_kprobe_blacklist(void)
 	return kprobe_add_area_blacklist((unsigned long)__entry_text_start,
 					 (unsigned long)__entry_text_end);
 }
+
+/**
+ * arch_jprobe_stack_room - how much stack lies above a stack pointer
+ * @sp: a stack pointer of the current context
+ *
+ * Return: the bytes from @sp to the end of the stack (task, IRQ or
+ * exception stack) it lies on; 0 if it is on none of them.
+ */
+unsigned long arch_jprobe_stack_room(unsigned long sp)
+{
+	struct stack_info info;
+
+	if (!get_stack_info_noinstr((unsigned long *)sp, current, &info))
+		return 0;
+	return (unsigned long)info.end - sp;
+}
+
+NOKPROBE_SYMBOL(arch_jprobe_stack_room);

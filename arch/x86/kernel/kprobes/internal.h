@@ -27,6 +27,9 @@ void kprobe_emulate_pushf(const struct arch_specific_insn *ai,
 void kprobe_emulate_cli_sti(const struct arch_specific_insn *ai,
 			    struct pt_regs *regs, unsigned long addr);
 
+/* jprobe.S: the address just after jprobe_return()'s breakpoint. */
+extern const u8 x86_jprobe_return_trap[];
+
 /* kretprobe.c: called by the return trampoline (trampoline.S). */
 void kretprobe_trampoline(void);
 __visible unsigned long x86_kretprobe_return(struct pt_regs *regs);
