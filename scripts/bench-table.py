@@ -5,8 +5,10 @@ Reads the "BENCH <key> <value>" lines of the guest consoles of each flavor
 (one console log per boot), takes the median per key over the boots, and
 prints a Markdown table: key, unit, ours median, incumbent median, ratio
 ours/incumbent.  Hit costs are ns per call; attach costs are printed by the
-module in ns and shown here in ms.  A value that is not a number ("n/a",
-"error -22", "yes") is shown as is (the most common one over the boots).
+module in ns and shown here in ms.  Counts (the sleepers case) are shown
+side by side without a ratio, with the range over the boots when it
+varies.  A value that is not a number ("n/a", "error -22", "yes") is shown
+as is (the most common one over the boots).
 """
 import argparse
 import datetime
@@ -18,7 +20,8 @@ from collections import Counter
 LINE = re.compile(r'(?:^|\] )BENCH ([a-z0-9_]+) (.+?)\s*$')
 
 # Display order; unknown keys follow in the order first seen.
-ORDER = ['none', 'k', 'b', 'none_o', 'o', 'o_optimized', 'r', 'kr', 'f']
+ORDER = ['none', 'k', 'b', 'none_o', 'o', 'o_optimized', 'r', 'kr', 'f',
+         'sleepers_returns', 'sleepers_nmissed']
 for n in (2000, 10000):
     for w in ('reg_batch', 'unreg_batch', 'reg_single', 'unreg_single'):
         ORDER.append(f'{w}_{n}')
@@ -33,7 +36,12 @@ DESC = {
     'r': 'kretprobe',
     'kr': 'kprobe on entry + kretprobe',
     'f': 'ftrace-based kprobe',
+    'sleepers_returns': 'kretprobe 64 sleepers: returns seen',
+    'sleepers_nmissed': 'kretprobe 64 sleepers: nmissed',
 }
+
+# Counts, not times: no ratio, whole numbers.
+COUNTS = {'sleepers_returns', 'sleepers_nmissed'}
 
 
 def parse(paths):
@@ -75,6 +83,11 @@ def summary(key, values):
     good = [x for x in nums if x is not None]
     if len(good) == len(values):
         med = statistics.median(good)
+        if key in COUNTS:
+            s = fmt_count(med)
+            if min(good) != max(good):
+                s += f' ({fmt_count(min(good))}..{fmt_count(max(good))})'
+            return s, med
         if is_attach(key):
             med /= 1e6
         return fmt(med), med
@@ -83,8 +96,13 @@ def summary(key, values):
         med = statistics.median(good)
         if is_attach(key):
             med /= 1e6
-        return f'{fmt(med)} ({len(values) - len(good)}/{len(values)} failed)', med
+        shown = fmt_count(med) if key in COUNTS else fmt(med)
+        return f'{shown} ({len(values) - len(good)}/{len(values)} failed)', med
     return Counter(values).most_common(1)[0][0], None
+
+
+def fmt_count(x):
+    return f'{x:.0f}' if x == int(x) else f'{x:.1f}'
 
 
 def fmt(x):
@@ -130,6 +148,9 @@ def main():
                 ('batch' if '_batch_' in k else 'one by one')
         elif k == 'o_optimized':
             unit, ratio = '', 'n/a'
+            what = DESC[k]
+        elif k in COUNTS:
+            unit, ratio = 'count', 'n/a'
             what = DESC[k]
         else:
             unit = 'ns/call'

@@ -15,7 +15,13 @@
 #   BENCH_TIMEOUT=3600  seconds per boot before QEMU is killed (the stock
 #                       kernel needs ~30 min for the 10000-probe runs)
 #   BENCH_MODARGS=...   module parameters: reps=3 target_ms=250
-#                       counts=2000,10000 (attach-cost probe counts) skip=hit|attach
+#                       counts=2000,10000 (attach-cost probe counts)
+#                       skip=GROUP,... / only=GROUP,... with the groups
+#                       hit (hit cost), sleepers (kretprobe at the default
+#                       maxactive on a sleeping function, 64 kthreads inside
+#                       at once: returns seen and nmissed, counts) and
+#                       attach; e.g. BENCH_MODARGS=only=sleepers runs that
+#                       case alone (a few seconds per boot)
 #   BENCH_SKIP_BUILD=1  reuse the kernels/initramfs built by a previous run
 #   BENCH_FLAVORS=...   subset/order of "ours incumbent" (for debugging)
 set -euo pipefail

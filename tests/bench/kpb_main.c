@@ -12,6 +12,9 @@
  *   b     pre handler only  o   pre only, on a jump-optimizable site
  *   r     kretprobe         kr  kprobe on the entry + kretprobe
  *   f     ftrace-based probe: not available in this config
+ * Sleepers (counts, not times): a kretprobe with the default maxactive (0)
+ * on a function that sleeps, entered by 64 kthreads that are all inside it
+ * at once; reports how many returns the handler saw and rp.nmissed.
  * Attach cost (ns of wall time): register / unregister 2000 and 10000
  * probes, batched (register_kprobes) and one by one.
  *
@@ -26,6 +29,10 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
 
 /* kpb_targets.S */
 unsigned long kpb_hit_fn(unsigned long x);
@@ -48,7 +55,10 @@ module_param(hold, bool, 0444);
 MODULE_PARM_DESC(hold, "only register the o-mode probe and keep it until unload (the guest then reads the debugfs kprobes list)");
 static char *skip = "";
 module_param(skip, charp, 0444);
-MODULE_PARM_DESC(skip, "comma-separated groups to skip: hit,attach");
+MODULE_PARM_DESC(skip, "comma-separated groups to skip: hit,sleepers,attach");
+static char *only = "";
+module_param(only, charp, 0444);
+MODULE_PARM_DESC(only, "comma-separated groups to run, nothing else (default: all): hit,sleepers,attach");
 
 static atomic_long_t kpb_hits;
 static volatile unsigned long kpb_sink;
@@ -190,6 +200,141 @@ ftrace:
 	pr_info("BENCH f n/a\n");
 }
 
+/* ---- sleepers: one kretprobe, default maxactive, 64 tasks inside ---- */
+
+#define KPB_SLEEPERS		64
+#define KPB_SLEEP_MS		200
+#define KPB_SLEEP_TIMEOUT	(60 * HZ)	/* per wait; QEMU/TCG is slow */
+
+static struct kpb_sleepers {
+	struct kretprobe rp;
+	int expected;			/* threads started */
+	atomic_t arrived;		/* threads waiting at the start gate */
+	atomic_t inside;		/* threads that entered kpb_sleep_fn */
+	atomic_t finished;		/* threads that left it */
+	atomic_t late;			/* inside-barrier waits that timed out */
+	atomic_long_t returns;		/* return handler calls */
+	struct completion all_arrived, go, all_inside, all_finished;
+} kpb_sl;
+
+static int kpb_sleep_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	atomic_long_inc(&kpb_sl.returns);
+	return 0;
+}
+
+/*
+ * The return-probed function.  Every caller waits here until all the
+ * sleepers are inside, then sleeps KPB_SLEEP_MS more, so that all their
+ * returns are pending at the same time.  noinline and __noclone: the calls
+ * must go to the very function the kretprobe is on.
+ */
+static noinline __noclone int kpb_sleep_fn(struct kpb_sleepers *s)
+{
+	int in = atomic_inc_return(&s->inside);
+
+	if (in == s->expected)
+		complete_all(&s->all_inside);
+	if (!wait_for_completion_timeout(&s->all_inside, KPB_SLEEP_TIMEOUT))
+		atomic_inc(&s->late);
+	msleep(KPB_SLEEP_MS);
+	return in;
+}
+
+static int kpb_sleeper(void *data)
+{
+	struct kpb_sleepers *s = data;
+
+	if (atomic_inc_return(&s->arrived) == s->expected)
+		complete(&s->all_arrived);
+	wait_for_completion(&s->go);
+	kpb_sleep_fn(s);
+	if (atomic_inc_return(&s->finished) == s->expected)
+		complete(&s->all_finished);
+	/* Stay until kthread_stop(), which then returns once we are gone. */
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void kpb_sleepers_run(void)
+{
+	struct kpb_sleepers *s = &kpb_sl;
+	struct task_struct **tasks;
+	bool arrived, finished;
+	u64 t0 = ktime_get_ns();
+	int i, n, ret;
+
+	memset(s, 0, sizeof(*s));
+	init_completion(&s->all_arrived);
+	init_completion(&s->go);
+	init_completion(&s->all_inside);
+	init_completion(&s->all_finished);
+	s->rp.kp.addr = (kprobe_opcode_t *)kpb_sleep_fn;
+	s->rp.handler = kpb_sleep_ret;
+	/* s->rp.maxactive = 0: the kernel's default is what is measured */
+	ret = register_kretprobe(&s->rp);
+	if (ret) {
+		pr_info("BENCH sleepers_returns error %d\n", ret);
+		pr_info("BENCH sleepers_nmissed error %d\n", ret);
+		return;
+	}
+	pr_info("BENCH-INFO sleepers registered, maxactive now %d (possible cpus %u)\n",
+		s->rp.maxactive, num_possible_cpus());
+
+	tasks = kcalloc(KPB_SLEEPERS, sizeof(*tasks), GFP_KERNEL);
+	if (!tasks) {
+		ret = -ENOMEM;
+		goto unregister;
+	}
+	/* Create them all stopped, so that expected is final before any runs. */
+	for (n = 0; n < KPB_SLEEPERS; n++) {
+		tasks[n] = kthread_create(kpb_sleeper, s, "kpb_sleeper/%d", n);
+		if (IS_ERR(tasks[n])) {
+			ret = PTR_ERR(tasks[n]);
+			break;
+		}
+	}
+	if (n < KPB_SLEEPERS) {
+		/* Never woken: kthread_stop() ends them before kpb_sleeper. */
+		while (n-- > 0)
+			kthread_stop(tasks[n]);
+		goto free;
+	}
+	s->expected = n;
+	for (i = 0; i < n; i++)
+		wake_up_process(tasks[i]);
+	arrived = wait_for_completion_timeout(&s->all_arrived, KPB_SLEEP_TIMEOUT);
+	complete_all(&s->go);
+	finished = wait_for_completion_timeout(&s->all_finished,
+					       3 * KPB_SLEEP_TIMEOUT);
+	for (i = 0; i < n; i++)
+		kthread_stop(tasks[i]);
+
+	pr_info("BENCH sleepers_returns %ld\n", atomic_long_read(&s->returns));
+	pr_info("BENCH sleepers_nmissed %d\n", s->rp.nmissed);
+	pr_info("BENCH-INFO sleepers threads=%d arrived=%d inside=%d finished=%d together=%s%s%s ms=%llu\n",
+		n, atomic_read(&s->arrived), atomic_read(&s->inside),
+		atomic_read(&s->finished),
+		(atomic_read(&s->late) || atomic_read(&s->inside) != n) ? "no" : "yes",
+		arrived ? "" : " (start gate timed out)",
+		finished ? "" : " (end timed out)",
+		div64_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
+free:
+	kfree(tasks);
+unregister:
+	unregister_kretprobe(&s->rp);
+	if (ret) {
+		pr_info("BENCH sleepers_returns error %d\n", ret);
+		pr_info("BENCH sleepers_nmissed error %d\n", ret);
+	}
+}
+
 /* ---- attach cost ---- */
 
 static unsigned long kpb_slot_addr(int i)
@@ -277,6 +422,28 @@ out:
 static struct kprobe kpb_held;
 static bool kpb_holding;
 
+/* Is @name one of the comma-separated words of @list? */
+static bool kpb_listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = list;
+
+	while ((p = strstr(p, name))) {
+		if ((p == list || p[-1] == ',') && (p[len] == ',' || !p[len]))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+/* Run group @name?  only= (when set) picks groups, skip= then drops some. */
+static bool kpb_run(const char *name)
+{
+	if (*only && !kpb_listed(only, name))
+		return false;
+	return !kpb_listed(skip, name);
+}
+
 static int __init kpb_init(void)
 {
 	u64 t0 = ktime_get_ns();
@@ -295,9 +462,11 @@ static int __init kpb_init(void)
 
 	pr_info("BENCH-INFO start hit_site=%pS opt_site=%pS slots=%d\n",
 		(void *)kpb_hit_site, (void *)kpb_opt_site, kpb_slots_per_blk * kpb_nslotblk);
-	if (!strstr(skip, "hit"))
+	if (kpb_run("hit"))
 		kpb_hit_modes();
-	if (!strstr(skip, "attach")) {
+	if (kpb_run("sleepers"))
+		kpb_sleepers_run();
+	if (kpb_run("attach")) {
 		char list[64], *cur = list, *tok;
 		int num;
 
