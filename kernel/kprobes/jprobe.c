@@ -59,9 +59,9 @@ static DEFINE_PER_CPU(struct jprobe_save, jprobe_save);
  * pointer belong to other functions' frames and may be KASAN redzones:
  * this copy is not checked.
  */
-static __no_sanitize_address void jprobe_copy_words(unsigned long *to,
-						     const unsigned long *from,
-						     unsigned long len)
+static void __no_sanitize_address
+jprobe_copy_words(unsigned long *to, const unsigned long *from,
+		  unsigned long len)
 {
 	unsigned long i;
 
@@ -80,8 +80,8 @@ static int jprobe_divert(struct kprobe *p, struct pt_regs *regs)
 	/* 1. Save what the mirror may change; pause the hit; divert. */
 	s->regs = *regs;
 	s->sp = kernel_stack_pointer(regs);
-	s->len = min(arch_jprobe_stack_room(s->sp),
-		     (unsigned long)JPROBE_STACK_BYTES);
+	s->len = min_t(unsigned long, arch_jprobe_stack_room(s->sp),
+		       JPROBE_STACK_BYTES);
 	jprobe_copy_words(s->stack, (unsigned long *)s->sp, s->len);
 
 	f->status = KPROBE_HIT_JPROBE;

@@ -52,7 +52,7 @@ static noinline int kpt_exit_fn(struct completion *started)
 }
 
 static noinline long kpt_args8_fn(long a1, long a2, long a3, long a4,
-				 long a5, long a6, long a7, long a8)
+				  long a5, long a6, long a7, long a8)
 {
 	barrier();
 	return a1 + 2 * a2 + 3 * a3 + 4 * a4 + 5 * a5 + 6 * a6 + 7 * a7 +

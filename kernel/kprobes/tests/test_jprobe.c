@@ -65,10 +65,10 @@ static long jp_args8_mirror(long a1, long a2, long a3, long a4, long a5,
 		c->inner_result = kpt_target(5);
 
 	/* Scribble over the arguments, including the two on the stack. */
-	*(volatile long *)&a1 = -1;
-	*(volatile long *)&a6 = -1;
-	*(volatile long *)&a7 = -1;
-	*(volatile long *)&a8 = -1;
+	WRITE_ONCE(a1, -1);
+	WRITE_ONCE(a6, -1);
+	WRITE_ONCE(a7, -1);
+	WRITE_ONCE(a8, -1);
 	jprobe_return();
 	return 0;
 }

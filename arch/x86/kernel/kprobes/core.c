@@ -4,8 +4,9 @@
  *
  * INT3 reaches kprobe_int3_handler() for three reasons: a probed
  * instruction was hit, an out-of-line copy finished (the INT3 after it
- * in the slot), or a jprobe's mirror called jprobe_return().  Faults taken while a probe is being processed reach
- * kprobe_fault_handler() through the #GP and #PF handlers.
+ * in the slot), or a jprobe's mirror called jprobe_return().  Faults
+ * taken while a probe is being processed reach kprobe_fault_handler()
+ * through the #GP and #PF handlers.
  *
  * While an out-of-line copy runs, interrupts stay off, so neither an
  * interrupt handler nor the scheduler can come between the breakpoint and
