@@ -342,6 +342,9 @@ int kprobe_handler_fault(struct pt_regs *regs, int trapnr);
  *				using the site any more
  * arch_arm_kprobe_site()	write the breakpoint; text lock held
  * arch_disarm_kprobe_site()	restore the original byte; text lock held
+ * arch_kprobe_text_sync()	make every text change written so far
+ *				visible to every CPU; text lock held.  The
+ *				core calls it once per batch of changes
  * arch_kprobe_step()		execute the probed instruction for a hit
  *				(exception context); true if it is already
  *				done (emulated), false if it will finish at
@@ -362,6 +365,7 @@ int arch_prepare_kprobe_site(struct kprobe_site *site);
 void arch_release_kprobe_site(struct kprobe_site *site);
 void arch_arm_kprobe_site(struct kprobe_site *site);
 void arch_disarm_kprobe_site(struct kprobe_site *site);
+void arch_kprobe_text_sync(void);
 bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
 		      struct kprobe_frame *frame);
 kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,

@@ -17,6 +17,11 @@
  *
  *     kprobe_mutex -> cpus_read_lock -> jump_label_lock -> text_mutex
  *
+ *   Writing a breakpoint is cheap; making every CPU see it (a cross-CPU
+ *   serialization) is not.  So each call, and each array passed to
+ *   register_kprobes() or unregister_kprobes(), writes all its text under
+ *   one kprobe_text_lock() and synchronizes once at the end.
+ *
  * RCU
  *   The breakpoint path finds a site with hlist_for_each_entry_rcu() and
  *   walks its probes with list_for_each_entry_rcu(), taking no lock: it
@@ -104,22 +109,43 @@ void kprobe_text_unlock(void)
 	cpus_read_unlock();
 }
 
-/* Make the breakpoint match the site's state and the global switch. */
-static void site_sync_armed_locked(struct kprobe_site *site)
+static bool site_wants_armed(struct kprobe_site *site)
 {
-	bool want = site->nr_enabled && !site->gone && !kprobes_disarmed;
+	return site->nr_enabled && !site->gone && !kprobes_disarmed;
+}
+
+/*
+ * Write the breakpoint, or the original byte, so that the text matches
+ * the site's state and the global switch.  Other CPUs are guaranteed to
+ * see the change only after the caller's arch_kprobe_text_sync(): one
+ * per batch of sites.
+ */
+static void site_update_text_locked(struct kprobe_site *site)
+{
+	bool want = site_wants_armed(site);
 
 	lockdep_assert_held(&kprobe_mutex);
+	lockdep_assert_held(&text_mutex);
 	if (want == site->armed)
 		return;
-
-	kprobe_text_lock();
 	if (want)
 		arch_arm_kprobe_site(site);
 	else
 		arch_disarm_kprobe_site(site);
-	kprobe_text_unlock();
 	site->armed = want;
+}
+
+/* site_update_text_locked() for one site, synchronized. */
+static void site_sync_armed_locked(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	if (site_wants_armed(site) == site->armed)
+		return;
+
+	kprobe_text_lock();
+	site_update_text_locked(site);
+	arch_kprobe_text_sync();
+	kprobe_text_unlock();
 }
 
 static bool site_has_probe(struct kprobe_site *site, struct kprobe *p)
@@ -184,6 +210,7 @@ static struct kprobe_site *site_create_locked(kprobe_opcode_t *addr)
 	int ret;
 
 	lockdep_assert_held(&kprobe_mutex);
+	lockdep_assert_held(&text_mutex);
 	site = kzalloc(sizeof(*site), GFP_KERNEL);
 	if (!site)
 		return ERR_PTR(-ENOMEM);
@@ -191,11 +218,9 @@ static struct kprobe_site *site_create_locked(kprobe_opcode_t *addr)
 	INIT_LIST_HEAD(&site->probes);
 	INIT_LIST_HEAD(&site->link);
 
-	kprobe_text_lock();
 	ret = kprobe_check_address_locked((unsigned long)addr, &mod);
 	if (!ret)
 		ret = arch_prepare_kprobe_site(site);
-	kprobe_text_unlock();
 
 	if (!ret)
 		hlist_add_head_rcu(&site->node, kprobe_bucket(addr));
@@ -231,13 +256,19 @@ static struct kprobe *site_jprobe(struct kprobe_site *site)
 	return kprobe_is_jprobe(last) ? last : NULL;
 }
 
-static int register_kprobe_locked(struct kprobe *p)
+/*
+ * Register @p with the kprobe mutex and the text lock held.  The caller
+ * synchronizes the text (arch_kprobe_text_sync()) before it lets go of
+ * the text lock.
+ */
+static int register_kprobe_text_locked(struct kprobe *p)
 {
 	struct kprobe_site *site;
 	kprobe_opcode_t *addr;
 	bool on_entry;
 
 	lockdep_assert_held(&kprobe_mutex);
+	lockdep_assert_held(&text_mutex);
 
 	/* 1. A kprobe can be registered once; refuse before touching it. */
 	if (kprobe_site_of_locked(p))
@@ -278,7 +309,7 @@ static int register_kprobe_locked(struct kprobe *p)
 							  &site->probes);
 	if (!kprobe_disabled(p))
 		site->nr_enabled++;
-	site_sync_armed_locked(site);
+	site_update_text_locked(site);
 	return 0;
 }
 
@@ -300,30 +331,28 @@ static int register_kprobe_locked(struct kprobe *p)
  */
 int register_kprobe(struct kprobe *p)
 {
-	int ret;
-
-	mutex_lock(&kprobe_mutex);
-	ret = register_kprobe_locked(p);
-	mutex_unlock(&kprobe_mutex);
-	return ret;
+	return register_kprobes(&p, 1);
 }
 EXPORT_SYMBOL_GPL(register_kprobe);
 
 /*
  * Take @p off its site.  A site left without probes is disarmed, unlinked
- * and queued on @dead, to be freed after a grace period.
+ * and queued on @dead, to be freed after a grace period.  The caller
+ * synchronizes the text.
  */
-static void kprobe_detach_locked(struct kprobe *p, struct list_head *dead)
+static void kprobe_detach_text_locked(struct kprobe *p,
+				      struct list_head *dead)
 {
 	struct kprobe_site *site = kprobe_site_of_locked(p);
 
+	lockdep_assert_held(&text_mutex);
 	if (!site)
 		return;
 
 	if (!kprobe_disabled(p))
 		site->nr_enabled--;
 	list_del_rcu(&p->list);
-	site_sync_armed_locked(site);
+	site_update_text_locked(site);
 	if (!list_empty(&site->probes))
 		return;
 
@@ -353,14 +382,21 @@ void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset)
 	if (num <= 0)
 		return;
 
+	/* 1. Take every probe off; one text synchronization for all. */
 	mutex_lock(&kprobe_mutex);
+	kprobe_text_lock();
 	for (i = 0; i < num; i++)
-		kprobe_detach_locked(objs[i] + kp_offset, &dead);
+		kprobe_detach_text_locked(objs[i] + kp_offset, &dead);
+	arch_kprobe_text_sync();
+	kprobe_text_unlock();
 	mutex_unlock(&kprobe_mutex);
+
+	/* 2. One grace period for all. */
 
 	/* Handlers and out-of-line steps run with interrupts off. */
 	synchronize_rcu();
 
+	/* 3. Free the sites left without probes. */
 	if (list_empty(&dead))
 		return;
 	mutex_lock(&kprobe_mutex);
@@ -406,19 +442,24 @@ EXPORT_SYMBOL_GPL(unregister_kprobe);
  */
 int register_kprobes(struct kprobe **kps, int num)
 {
-	int i, ret;
+	int i, ret = 0;
 
 	if (num <= 0)
 		return -EINVAL;
 
-	for (i = 0; i < num; i++) {
-		ret = register_kprobe(kps[i]);
-		if (ret) {
-			unregister_kprobes(kps, i);
-			return ret;
-		}
-	}
-	return 0;
+	/* 1. Place them all; one text synchronization for all. */
+	mutex_lock(&kprobe_mutex);
+	kprobe_text_lock();
+	for (i = 0; i < num && !ret; i++)
+		ret = register_kprobe_text_locked(kps[i]);
+	arch_kprobe_text_sync();
+	kprobe_text_unlock();
+	mutex_unlock(&kprobe_mutex);
+
+	/* 2. All or none. */
+	if (ret)
+		unregister_kprobes(kps, i - 1);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kprobes);
 
@@ -550,10 +591,13 @@ int kprobes_set_armed(bool armed)
 
 	mutex_lock(&kprobe_mutex);
 	kprobes_disarmed = !armed;
+	kprobe_text_lock();
 	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
 		hlist_for_each_entry(site, &kprobe_table[i], node)
-			site_sync_armed_locked(site);
+			site_update_text_locked(site);
 	}
+	arch_kprobe_text_sync();
+	kprobe_text_unlock();
 	mutex_unlock(&kprobe_mutex);
 	return 0;
 }
