@@ -327,6 +327,8 @@ void kprobe_step_done(struct pt_regs *regs);
 struct kprobe_frame *kprobe_top_frame(void);
 void kprobe_frame_abort(struct pt_regs *regs);
 bool kprobe_jprobe_return(struct pt_regs *regs);
+void kprobe_count_trap(void);
+unsigned long kprobe_trap_count(void);
 int kprobe_site_fault(struct kprobe_site *site, struct pt_regs *regs,
 		      int trapnr);
 int kprobe_handler_fault(struct pt_regs *regs, int trapnr);
@@ -346,8 +348,9 @@ int kprobe_handler_fault(struct pt_regs *regs, int trapnr);
  *				visible to every CPU; text lock held.  The
  *				core calls it once per batch of changes
  * arch_kprobe_step()		execute the probed instruction for a hit
- *				(exception context); true if it is already
- *				done (emulated), false if it will finish at
+ *				(exception context); true if nothing more
+ *				comes back (emulated, or boosted when the
+ *				core allows it), false if it will finish at
  *				the architecture's own trap, which then calls
  *				kprobe_step_done()
  * arch_adjust_kprobe_addr()	move a function-entry address past entry
@@ -367,7 +370,7 @@ void arch_arm_kprobe_site(struct kprobe_site *site);
 void arch_disarm_kprobe_site(struct kprobe_site *site);
 void arch_kprobe_text_sync(void);
 bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
-		      struct kprobe_frame *frame);
+		      struct kprobe_frame *frame, bool boost);
 kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 					 unsigned long offset,
 					 bool *on_func_entry);

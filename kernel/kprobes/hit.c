@@ -27,12 +27,17 @@
  */
 #include <linux/kprobes.h>
 #include <linux/preempt.h>
+#include <linux/cpumask.h>
+#include <kunit/visibility.h>
 
 #include "internal.h"
 
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+
+/* Breakpoint traps handled by kprobes on this CPU. */
+static DEFINE_PER_CPU(unsigned long, kprobe_traps);
 
 /* kprobe_running() while an original instruction executes. */
 static struct kprobe kprobe_in_step;
@@ -124,19 +129,43 @@ static void site_run_post(struct kprobe_site *site, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(site_run_post);
 
+/* Will a post handler have to run after the instruction? */
+static bool site_wants_post(struct kprobe_site *site)
+{
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &site->probes, list) {
+		if (!kprobe_disabled(p) && p->post_handler)
+			return true;
+	}
+	return false;
+}
+
+NOKPROBE_SYMBOL(site_wants_post);
+
 /**
  * kprobe_hit_step - step 2 of a hit: execute the original instruction
  * @f: the hit's frame, innermost on this CPU
  * @regs: the context, pointing at the probed instruction's site
  *
+ * When no post handler will run (none is registered, or the hit is
+ * nested), the arch may "boost": send the CPU through the instruction and
+ * straight on, without coming back here.  The hit then ends at once.
+ *
  * Also where a jprobe's hit resumes once its mirror is done.
  */
 void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs)
 {
-	if (f->status != KPROBE_REENTER)
+	bool boost;
+
+	if (f->status != KPROBE_REENTER) {
 		f->status = KPROBE_HIT_SS;
+		boost = !site_wants_post(f->site);
+	} else {
+		boost = true;
+	}
 	__this_cpu_write(current_kprobe, &kprobe_in_step);
-	if (arch_kprobe_step(f->site, regs, f))
+	if (arch_kprobe_step(f->site, regs, f, boost))
 		kprobe_step_done(regs);
 }
 
@@ -183,7 +212,8 @@ NOKPROBE_SYMBOL(kprobe_site_hit);
 
 /**
  * kprobe_step_done - the original instruction of the innermost hit is done
- * @regs: the context, already pointing after the instruction
+ * @regs: the context, already pointing after the instruction (or, for a
+ *	boosted hit, on its way through it)
  *
  * Step 3: run the post handlers, unless the hit was nested, and forget
  * the hit.
@@ -283,3 +313,34 @@ void kprobe_busy_end(void)
 }
 EXPORT_SYMBOL_GPL(kprobe_busy_end);
 NOKPROBE_SYMBOL(kprobe_busy_end);
+
+/**
+ * kprobe_count_trap - account one breakpoint trap handled by kprobes
+ *
+ * Called by the architecture's breakpoint handler.
+ */
+void kprobe_count_trap(void)
+{
+	__this_cpu_inc(kprobe_traps);
+}
+
+NOKPROBE_SYMBOL(kprobe_count_trap);
+
+/**
+ * kprobe_trap_count - breakpoint traps kprobes handled, on all CPUs
+ *
+ * Lets tests check which path a hit took: a boosted hit costs one trap,
+ * a stepped one two.
+ *
+ * Return: the sum of the per-CPU counts.
+ */
+unsigned long kprobe_trap_count(void)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(kprobe_traps, cpu);
+	return sum;
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_trap_count);

@@ -97,3 +97,4 @@ int (*kpt_stack_caller)(int x) = kpt_stack_caller_fn;
 
 MODULE_DESCRIPTION("KUnit tests for kprobes");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

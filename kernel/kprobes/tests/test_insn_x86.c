@@ -239,6 +239,75 @@ static void insn_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->pre, 0);
 }
 
+/* Breakpoint traps that one call of kpt_rip_load() takes. */
+static unsigned long traps_of_rip_load(struct kunit *test)
+{
+	unsigned long before = kprobe_trap_count();
+
+	KUNIT_EXPECT_EQ(test, kpt_rip_load(), (long)kpt_data);
+	return kprobe_trap_count() - before;
+}
+
+static void insn_boosted_without_post(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+	unsigned long flags;
+
+	c->kp.post_handler = NULL;
+	probe_at(test, kpt_rip_load_insn);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+
+	/* A caller with interrupts off gets them back off. */
+	local_irq_save(flags);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, c->pre, 2);
+	unprobe(test);
+}
+
+static void insn_post_handler_unboosts(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+	struct kprobe *plain = kunit_kzalloc(test, sizeof(*plain), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, plain);
+	plain->addr = (kprobe_opcode_t *)kpt_rip_load_insn;
+	plain->pre_handler = insn_pre;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, plain), 0);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
+
+	/* A probe with a post handler joins: back to two traps. */
+	probe_at(test, kpt_rip_load_insn);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 2UL);
+	KUNIT_EXPECT_EQ(test, c->post, 1);
+
+	/* Disabled, its post handler no longer counts. */
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&c->kp), 0);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&c->kp), 0);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 2UL);
+	KUNIT_EXPECT_EQ(test, c->post, 2);
+	KUNIT_EXPECT_EQ(test, c->pre, 6);	/* both count in c->pre */
+	unprobe(test);
+	unregister_kprobe(plain);
+}
+
+static void insn_extable_not_boosted(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+	unsigned long before;
+	long val = 11;
+
+	c->kp.post_handler = NULL;
+	probe_at(test, kpt_fault_insn);
+	before = kprobe_trap_count();
+	KUNIT_EXPECT_EQ(test, kpt_fault_load(&val), 11L);
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count() - before, 2UL);
+	unprobe(test);
+}
+
 static struct kunit_case insn_cases[] = {
 	KUNIT_CASE(x86_insn_rip_relative),
 	KUNIT_CASE(insn_jcc),
@@ -249,6 +318,9 @@ static struct kunit_case insn_cases[] = {
 	KUNIT_CASE(insn_fault_in_step),
 	KUNIT_CASE(insn_gp_in_step),
 	KUNIT_CASE(insn_refused),
+	KUNIT_CASE(insn_boosted_without_post),
+	KUNIT_CASE(insn_post_handler_unboosts),
+	KUNIT_CASE(insn_extable_not_boosted),
 	{}
 };
 

@@ -3,8 +3,8 @@
 #define _ASM_X86_KPROBES_H
 /*
  * x86 side of kprobes: the breakpoint is INT3, and the probed
- * instruction is either emulated or executed out of line in a slot that
- * ends with a second INT3.
+ * instruction is either emulated or executed out of line in a slot, from
+ * where a second INT3 or a jump ("boost") leads back.
  */
 #include <asm-generic/kprobes.h>
 
@@ -27,8 +27,8 @@ typedef void (*kprobe_emulate_t)(const struct arch_specific_insn *ai,
 /**
  * struct arch_specific_insn - x86 copy of a probed instruction
  * @insn: the original bytes
- * @slot: executable out-of-line copy followed by INT3, or NULL when
- *	the instruction is emulated
+ * @slot: executable out-of-line copies (see KPROBE_SLOT_*), or NULL
+ *	when the instruction is emulated
  * @emulate: emulation routine for instructions that use or change the
  *	instruction pointer, or NULL when it runs in @slot
  * @disp: branch displacement of a relative jump or call, or the bytes
@@ -38,6 +38,7 @@ typedef void (*kprobe_emulate_t)(const struct arch_specific_insn *ai,
  *	(LOOP family, CLI/STI)
  * @reg: pt_regs offset of the target register of an indirect branch
  * @sets_if: the instruction decides the interrupt flag itself (POPF)
+ * @boostable: the copy may jump straight back instead of trapping
  */
 struct arch_specific_insn {
 	kprobe_opcode_t insn[MAX_INSN_SIZE];
@@ -48,10 +49,23 @@ struct arch_specific_insn {
 	u8 op;
 	u8 reg;
 	bool sets_if;
+	bool boostable;
 };
 
-/* Bytes one slot takes: the longest instruction plus the trailing INT3. */
-#define KPROBE_SLOT_SIZE	32
+/*
+ * One slot holds three copies of the instruction, each followed by its
+ * way back:
+ *   KPROBE_SLOT_TRAP       INT3, which finishes the hit (post handlers)
+ *   KPROBE_SLOT_BOOST      JMP to the next instruction
+ *   KPROBE_SLOT_BOOST_STI  STI; JMP, for callers that had interrupts on:
+ *                          STI's one-instruction delay keeps them off
+ *                          until the CPU is back in the original code
+ * The longest instruction is 15 bytes.
+ */
+#define KPROBE_SLOT_TRAP	0
+#define KPROBE_SLOT_BOOST	16
+#define KPROBE_SLOT_BOOST_STI	40
+#define KPROBE_SLOT_SIZE	64
 
 int kprobe_int3_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr);

@@ -79,23 +79,34 @@ void arch_kprobe_text_sync(void)
  * @site: the site that was hit
  * @regs: the trapped context; regs->ip is just after the breakpoint
  * @frame: the hit's frame, for the saved interrupt flag
+ * @boost: nothing has to run after the instruction
  *
- * Return: true when the instruction was emulated and @regs already point
- * after it; false when the CPU will run the copy in the slot and come
- * back through the slot's INT3.
+ * The copy in the slot always runs with interrupts off.  A boosted copy
+ * jumps back by itself, turning them on again on the way if the caller
+ * had them on; the other copy ends in an INT3 that comes back here.
+ *
+ * Return: true when nothing more comes back to kprobes for this hit: the
+ * instruction was emulated (@regs point after it) or the CPU was sent
+ * through a boosted copy; false when the copy ends in the slot's INT3.
  */
 bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
-		      struct kprobe_frame *frame)
+		      struct kprobe_frame *frame, bool boost)
 {
 	const struct arch_specific_insn *ai = &site->ainsn;
+	unsigned long caller_if = regs->flags & X86_EFLAGS_IF;
 
 	if (ai->emulate) {
 		ai->emulate(ai, regs, (unsigned long)site->addr);
 		return true;
 	}
-	frame->arch_saved = regs->flags & X86_EFLAGS_IF;
 	regs->flags &= ~X86_EFLAGS_IF;
-	regs->ip = (unsigned long)ai->slot;
+	if (boost && ai->boostable) {
+		regs->ip = (unsigned long)ai->slot +
+			   (caller_if ? KPROBE_SLOT_BOOST_STI : KPROBE_SLOT_BOOST);
+		return true;
+	}
+	frame->arch_saved = caller_if;
+	regs->ip = (unsigned long)ai->slot + KPROBE_SLOT_TRAP;
 	return false;
 }
 
@@ -122,22 +133,12 @@ static bool finish_step(struct pt_regs *regs, kprobe_opcode_t *addr)
 
 NOKPROBE_SYMBOL(finish_step);
 
-/**
- * kprobe_int3_handler - INT3 in kernel mode; is it ours?
- * @regs: the trapped context
- *
- * Called by do_int3() with interrupts off.
- *
- * Return: 1 if kprobes handled the trap, 0 if it belongs to someone else.
- */
-int kprobe_int3_handler(struct pt_regs *regs)
+/* Which kind of INT3 this is; the steps of kprobe_int3_handler(). */
+static int int3_dispatch(struct pt_regs *regs)
 {
 	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - INT3_INSN_SIZE);
 	struct kprobe_site *site;
 	u8 byte;
-
-	if (user_mode(regs))
-		return 0;
 
 	/* 1. The end of an out-of-line copy. */
 	if (finish_step(regs, addr))
@@ -164,6 +165,24 @@ int kprobe_int3_handler(struct pt_regs *regs)
 		return 1;
 	}
 	return 0;
+}
+
+NOKPROBE_SYMBOL(int3_dispatch);
+
+/**
+ * kprobe_int3_handler - INT3 in kernel mode; is it ours?
+ * @regs: the trapped context
+ *
+ * Called by do_int3() with interrupts off.
+ *
+ * Return: 1 if kprobes handled the trap, 0 if it belongs to someone else.
+ */
+int kprobe_int3_handler(struct pt_regs *regs)
+{
+	if (user_mode(regs) || !int3_dispatch(regs))
+		return 0;
+	kprobe_count_trap();
+	return 1;
 }
 
 NOKPROBE_SYMBOL(kprobe_int3_handler);

@@ -19,7 +19,11 @@
  *
  * Why a second INT3 and not the trap flag: this kernel's #DB handler does
  * not call into kprobes, and INT3 needs no debug-register state.  The
- * cost is one more trap per hit, which a later "boost" can remove.
+ * cost is one more trap per hit, which is only paid when it is needed:
+ * when no post handler has to run after the instruction, the copy is
+ * "boosted" and jumps straight back to the next instruction instead.
+ * Either way the copy runs with interrupts off, so no task is ever
+ * preempted in a slot and one RCU grace period covers slot reuse.
  *
  * A table indexed by opcode says which way an instruction goes, or that
  * it cannot be probed at all (it traps, halts, switches privilege, or
@@ -30,6 +34,7 @@
 #include <linux/uaccess.h>
 #include <linux/memory.h>
 #include <linux/perf_event.h>
+#include <linux/extable.h>
 #include <linux/unaligned.h>
 #include <asm/insn.h>
 #include <asm/insn-eval.h>
@@ -250,35 +255,106 @@ static int plan_insn(struct insn *insn, struct arch_specific_insn *ai)
 	}
 }
 
-/* Write the out-of-line copy and its trailing INT3 into a new slot. */
-static int build_slot(struct kprobe_site *site, struct insn *insn)
+/*
+ * Copy the instruction to @buf, which will be at @at in the slot, with a
+ * RIP-relative operand re-aimed at what the original addresses.
+ * Return: the bytes written, or -ERANGE when the operand is out of reach.
+ */
+static int copy_insn(struct kprobe_site *site, struct insn *insn, u8 *buf,
+		     kprobe_opcode_t *at)
 {
-	struct arch_specific_insn *ai = &site->ainsn;
-	u8 buf[KPROBE_SLOT_SIZE];
-	kprobe_opcode_t *slot;
+	const struct arch_specific_insn *ai = &site->ainsn;
 	s64 disp;
-
-	slot = kprobe_slot_alloc();
-	if (!slot)
-		return -ENOMEM;
 
 	memcpy(buf, ai->insn, ai->len);
 	if (insn_rip_relative(insn)) {
 		disp = (s64)insn->displacement.value +
-		       ((long)site->addr - (long)slot);
-		if (disp != (s32)disp) {
-			kprobe_slot_free(slot);
+		       ((long)site->addr - (long)at);
+		if (disp != (s32)disp)
 			return -ERANGE;
-		}
 		put_unaligned((s32)disp,
 			      (s32 *)(buf + insn_offset_displacement(insn)));
 	}
-	buf[ai->len] = INT3_INSN_OPCODE;
+	return ai->len;
+}
 
-	text_poke(slot, buf, ai->len + INT3_INSN_SIZE);
-	perf_event_text_poke(slot, NULL, 0, buf, ai->len + INT3_INSN_SIZE);
+/* Append JMP rel32 from @buf (at @at in the slot) to @to. */
+static int append_jmp(u8 *buf, kprobe_opcode_t *at, unsigned long to)
+{
+	s64 rel = (s64)to - ((long)at + JMP32_INSN_SIZE);
+
+	if (rel != (s32)rel)
+		return -ERANGE;
+	buf[0] = JMP32_INSN_OPCODE;
+	put_unaligned((s32)rel, (s32 *)(buf + 1));
+	return JMP32_INSN_SIZE;
+}
+
+/*
+ * Write the three copies of KPROBE_SLOT_* into a new slot.  The boosted
+ * ones are written even when @ai->boostable is false (they are never
+ * used then), which keeps the layout simple.
+ */
+static int build_slot(struct kprobe_site *site, struct insn *insn)
+{
+	struct arch_specific_insn *ai = &site->ainsn;
+	unsigned long next = (unsigned long)site->addr + ai->len;
+	u8 buf[KPROBE_SLOT_SIZE];
+	kprobe_opcode_t *slot;
+	int n, ret;
+
+	slot = kprobe_slot_alloc();
+	if (!slot)
+		return -ENOMEM;
+	memset(buf, INT3_INSN_OPCODE, sizeof(buf));
+
+	/* 1. The copy that ends in a trap. */
+	n = copy_insn(site, insn, buf + KPROBE_SLOT_TRAP,
+		      slot + KPROBE_SLOT_TRAP);
+	if (n < 0)
+		goto fail;
+
+	/* 2. The boosted copy: straight back. */
+	n = copy_insn(site, insn, buf + KPROBE_SLOT_BOOST,
+		      slot + KPROBE_SLOT_BOOST);
+	if (n < 0)
+		goto fail;
+	n += KPROBE_SLOT_BOOST;
+	ret = append_jmp(buf + n, slot + n, next);
+	if (ret < 0)
+		goto fail;
+
+	/* 3. The same, turning interrupts back on as it leaves. */
+	n = copy_insn(site, insn, buf + KPROBE_SLOT_BOOST_STI,
+		      slot + KPROBE_SLOT_BOOST_STI);
+	if (n < 0)
+		goto fail;
+	n += KPROBE_SLOT_BOOST_STI;
+	buf[n++] = 0xfb;			/* STI */
+	ret = append_jmp(buf + n, slot + n, next);
+	if (ret < 0)
+		goto fail;
+
+	text_poke(slot, buf, sizeof(buf));
+	perf_event_text_poke(slot, NULL, 0, buf, sizeof(buf));
 	ai->slot = slot;
 	return 0;
+
+fail:
+	kprobe_slot_free(slot);
+	return -ERANGE;
+}
+
+/*
+ * May the copy jump straight back?  Not when the instruction decides the
+ * interrupt flag, nor when it has an exception-table entry: a fault in a
+ * boosted copy is no longer a kprobes hit in progress, so it could not be
+ * rewound to the original address for the fixup.
+ */
+static bool insn_boostable(struct kprobe_site *site)
+{
+	return !site->ainsn.sets_if &&
+	       !search_exception_tables((unsigned long)site->addr);
 }
 
 /**
@@ -316,7 +392,8 @@ int arch_prepare_kprobe_site(struct kprobe_site *site)
 	if (ret || ai->emulate)
 		return ret;
 
-	/* 4. Out of line: build the slot. */
+	/* 4. Out of line: build the slot; decide whether it may be boosted. */
+	ai->boostable = insn_boostable(site);
 	return build_slot(site, &insn);
 }
 
