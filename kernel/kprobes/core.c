@@ -433,6 +433,38 @@ void unregister_kprobe(struct kprobe *p)
 EXPORT_SYMBOL_GPL(unregister_kprobe);
 
 /**
+ * kprobes_register_batch - register the kprobes inside several objects
+ * @objs: the objects (kprobes, jprobes, kretprobes, ...)
+ * @num: how many, > 0
+ * @kp_offset: where the &struct kprobe sits in each object
+ * @done: set to how many were registered
+ *
+ * Stops at the first failure and leaves the rollback of the @done
+ * registered ones to the caller, who knows what else they own.  All the
+ * breakpoints are written under one text lock and synchronized once.
+ *
+ * Return: 0, or the error of object number @done.
+ */
+int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
+			   int *done)
+{
+	int i, ret = 0;
+
+	mutex_lock(&kprobe_mutex);
+	kprobe_text_lock();
+	for (i = 0; i < num; i++) {
+		ret = register_kprobe_text_locked(objs[i] + kp_offset);
+		if (ret)
+			break;
+	}
+	arch_kprobe_text_sync();
+	kprobe_text_unlock();
+	mutex_unlock(&kprobe_mutex);
+	*done = i;
+	return ret;
+}
+
+/**
  * register_kprobes - insert several probes, all or none
  * @kps: the probes
  * @num: how many
@@ -442,23 +474,13 @@ EXPORT_SYMBOL_GPL(unregister_kprobe);
  */
 int register_kprobes(struct kprobe **kps, int num)
 {
-	int i, ret = 0;
+	int done, ret;
 
 	if (num <= 0)
 		return -EINVAL;
-
-	/* 1. Place them all; one text synchronization for all. */
-	mutex_lock(&kprobe_mutex);
-	kprobe_text_lock();
-	for (i = 0; i < num && !ret; i++)
-		ret = register_kprobe_text_locked(kps[i]);
-	arch_kprobe_text_sync();
-	kprobe_text_unlock();
-	mutex_unlock(&kprobe_mutex);
-
-	/* 2. All or none. */
+	ret = kprobes_register_batch((void *const *)kps, num, 0, &done);
 	if (ret)
-		unregister_kprobes(kps, i - 1);
+		unregister_kprobes(kps, done);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kprobes);

@@ -13,6 +13,12 @@
  * no CPU executes in a freed slot.  The page list is also read locklessly
  * (RCU) by is_kprobe_insn_slot() and kprobe_get_kallsym(), which the
  * unwinder and /proc/kallsyms use.
+ *
+ * A page whose last slot is freed is not returned at once: giving back
+ * executable memory costs a permission change and a TLB flush, which
+ * would make removing a batch of probes pay once per page.  Empty pages
+ * stay on the list, ready for reuse, and a delayed work item returns
+ * those still empty a second later.
  */
 #include <linux/kprobes.h>
 #include <linux/execmem.h>
@@ -20,6 +26,7 @@
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/bitmap.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 
@@ -43,6 +50,9 @@ struct slot_page {
 };
 
 static LIST_HEAD(slot_pages);
+
+static void slot_reap_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(slot_reap_work, slot_reap_fn);
 
 static struct slot_page *slot_page_new(void)
 {
@@ -72,6 +82,19 @@ static void slot_page_free(struct slot_page *pg)
 			   SLOT_PAGE_SYM);
 	execmem_free(pg->base);
 	kfree_rcu(pg, rcu);
+}
+
+/* Return the pages that are still empty. */
+static void slot_reap_fn(struct work_struct *work)
+{
+	struct slot_page *pg, *tmp;
+
+	mutex_lock(&kprobe_mutex);
+	list_for_each_entry_safe(pg, tmp, &slot_pages, node) {
+		if (!pg->used)
+			slot_page_free(pg);
+	}
+	mutex_unlock(&kprobe_mutex);
 }
 
 /**
@@ -118,7 +141,7 @@ void kprobe_slot_free(kprobe_opcode_t *slot)
 			continue;
 		__clear_bit((slot - pg->base) / KPROBE_SLOT_SIZE, pg->busy);
 		if (!--pg->used)
-			slot_page_free(pg);
+			schedule_delayed_work(&slot_reap_work, HZ);
 		return;
 	}
 	WARN(1, "kprobes: freeing unknown slot %px\n", slot);

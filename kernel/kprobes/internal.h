@@ -20,6 +20,8 @@ bool kprobe_registered(struct kprobe *p);
 bool kprobes_armed(void);
 void kprobes_show_all(struct seq_file *m);
 void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset);
+int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
+			   int *done);
 
 /* hit.c */
 void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs);

@@ -166,6 +166,13 @@ static bool jprobe_entry_ok(void *entry)
  */
 int register_jprobe(struct jprobe *jp)
 {
+	return register_jprobes(&jp, 1);
+}
+EXPORT_SYMBOL_GPL(register_jprobe);
+
+/* Check @jp and turn its kprobe into a jprobe's. */
+static int jprobe_prepare(struct jprobe *jp)
+{
 	kprobe_opcode_t *addr;
 	bool on_entry;
 
@@ -180,9 +187,8 @@ int register_jprobe(struct jprobe *jp)
 
 	jp->kp.pre_handler = jprobe_divert;
 	jp->kp.post_handler = NULL;
-	return register_kprobe(&jp->kp);
+	return 0;
 }
-EXPORT_SYMBOL_GPL(register_jprobe);
 
 /**
  * register_jprobes - register several jprobes, all or none
@@ -193,18 +199,20 @@ EXPORT_SYMBOL_GPL(register_jprobe);
  */
 int register_jprobes(struct jprobe **jps, int num)
 {
-	int i, ret;
+	int i, done, ret;
 
 	if (num <= 0)
 		return -EINVAL;
 	for (i = 0; i < num; i++) {
-		ret = register_jprobe(jps[i]);
-		if (ret) {
-			unregister_jprobes(jps, i);
+		ret = jprobe_prepare(jps[i]);
+		if (ret)
 			return ret;
-		}
 	}
-	return 0;
+	ret = kprobes_register_batch((void *const *)jps, num,
+				     offsetof(struct jprobe, kp), &done);
+	if (ret)
+		unregister_jprobes(jps, done);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(register_jprobes);
 

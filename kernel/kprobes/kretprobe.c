@@ -265,16 +265,8 @@ static int kretprobe_check(struct kretprobe *rp)
 	return 0;
 }
 
-/**
- * register_kretprobe - hook the returns of a function
- * @rp: the return probe; @rp->kp names the function's entry
- *
- * Return: 0; -EINVAL when the address is not a function entry, the
- * function may not be return-probed, or the kprobe cannot be placed;
- * -E2BIG when @data_size exceeds KRETPROBE_MAX_DATA_SIZE; -ENOENT for an
- * unknown symbol; -ENOMEM.
- */
-int register_kretprobe(struct kretprobe *rp)
+/* Check @rp and give it its instances; nothing is registered yet. */
+static int kretprobe_prepare(struct kretprobe *rp)
 {
 	struct kretprobe_pool *pool;
 	int nr, ret;
@@ -303,13 +295,28 @@ int register_kretprobe(struct kretprobe *rp)
 	rp->nmissed = 0;
 	rp->kp.pre_handler = kretprobe_entry;
 	rp->kp.post_handler = NULL;
+	return 0;
+}
 
-	ret = register_kprobe(&rp->kp);
-	if (ret) {
-		objpool_fini(&pool->objs);
-		rp->pool = NULL;
-	}
-	return ret;
+/* Undo kretprobe_prepare() for a probe that was never registered. */
+static void kretprobe_unprepare(struct kretprobe *rp)
+{
+	objpool_fini(&rp->pool->objs);
+	rp->pool = NULL;
+}
+
+/**
+ * register_kretprobe - hook the returns of a function
+ * @rp: the return probe; @rp->kp names the function's entry
+ *
+ * Return: 0; -EINVAL when the address is not a function entry, the
+ * function may not be return-probed, or the kprobe cannot be placed;
+ * -E2BIG when @data_size exceeds KRETPROBE_MAX_DATA_SIZE; -ENOENT for an
+ * unknown symbol; -ENOMEM.
+ */
+int register_kretprobe(struct kretprobe *rp)
+{
+	return register_kretprobes(&rp, 1);
 }
 EXPORT_SYMBOL_GPL(register_kretprobe);
 
@@ -363,22 +370,41 @@ EXPORT_SYMBOL_GPL(unregister_kretprobe);
  * @rps: the probes
  * @num: how many
  *
+ * The entry probes are placed as one batch (see register_kprobes()).
+ *
  * Return: 0, or the first error (the earlier probes are removed again).
  */
 int register_kretprobes(struct kretprobe **rps, int num)
 {
-	int i, ret;
+	int i, done, ret;
 
 	if (num <= 0)
 		return -EINVAL;
+
+	/* 1. Instances for every probe, before any goes live. */
 	for (i = 0; i < num; i++) {
-		ret = register_kretprobe(rps[i]);
-		if (ret) {
-			unregister_kretprobes(rps, i);
-			return ret;
-		}
+		ret = kretprobe_prepare(rps[i]);
+		if (ret)
+			goto unprepare;
 	}
-	return 0;
+
+	/* 2. The entry probes, in one batch. */
+	ret = kprobes_register_batch((void *const *)rps, num,
+				     offsetof(struct kretprobe, kp), &done);
+	if (!ret)
+		return 0;
+
+	/* 3. Undo: the live ones may have calls in flight. */
+	unregister_kretprobes(rps, done);
+	i = num;
+	while (i-- > done)
+		kretprobe_unprepare(rps[i]);
+	return ret;
+
+unprepare:
+	while (i--)
+		kretprobe_unprepare(rps[i]);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kretprobes);
 

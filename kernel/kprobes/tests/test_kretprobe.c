@@ -285,6 +285,35 @@ static void rp_task_exits_mid_call(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
 }
 
+static void rp_batches(struct kunit *test)
+{
+	struct rp_ctx *a = new_rp(test, "kpt_target_fn");
+	struct rp_ctx *b = new_rp(test, "kpt_other_fn");
+	struct rp_ctx *bad = new_rp(test, "kpt_no_such_function");
+	struct kretprobe *rps[] = { &a->rp, &b->rp, &bad->rp };
+
+	/* All or none: the third does not resolve. */
+	KUNIT_EXPECT_EQ(test, register_kretprobes(rps, 3), -ENOENT);
+	KUNIT_EXPECT_NULL(test, a->rp.pool);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, kpt_other(1), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->returns), 0);
+	KUNIT_EXPECT_EQ(test, register_kretprobes(rps, 0), -EINVAL);
+
+	a->rp.kp.addr = NULL;
+	b->rp.kp.addr = NULL;
+	KUNIT_ASSERT_EQ(test, register_kretprobes(rps, 2), 0);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, kpt_other(1), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->returns), 1);
+	KUNIT_EXPECT_EQ(test, b->last_ret, 3L);
+	unregister_kretprobes(rps, 2);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
+}
+
 /* One stack trace, taken by the handlers of the stack-trace cases. */
 #define ST_MAX	32
 static unsigned long st_entries[ST_MAX];
@@ -380,6 +409,7 @@ static struct kunit_case kretprobe_cases[] = {
 	KUNIT_CASE_SLOW(rp_sleepers_not_missed),
 	KUNIT_CASE(rp_unregister_in_flight),
 	KUNIT_CASE(rp_task_exits_mid_call),
+	KUNIT_CASE(rp_batches),
 	KUNIT_CASE(rp_stacktrace_in_handler),
 	KUNIT_CASE(rp_stacktrace_below_hooked_frame),
 	{}
