@@ -64,8 +64,13 @@ patches: deps
 	@FLAVOR=ours $(S)/prepare-tree.sh
 	@$(S)/make-patches.sh
 
+# The project's originality checker lives next to the repository.
+ORIGINALITY ?= $(firstword $(wildcard ../shared/tools/originality \
+		/work/shared/tools/originality) ../shared/tools/originality)
+
 originality: pristine
-	@../shared/tools/originality --kernel-src build/linux-src
+	@test -x $(ORIGINALITY) || { echo "originality: $(ORIGINALITY) not found (set ORIGINALITY=)"; exit 1; }
+	@$(ORIGINALITY) --kernel-src build/linux-src
 
 # Keep build/linux-src (pristine, slow to extract) and build/linux (our git
 # tree; prepare-tree resets it when its stamps are gone).
