@@ -317,6 +317,9 @@ int disable_jprobe(struct jprobe *jp);
 void jprobe_return(void);
 bool kprobe_is_jprobe(struct kprobe *p);
 
+/* Breakpoint traps kprobes handled so far, for KUnit only. */
+unsigned long kprobe_trap_count(void);
+
 /*
  * Generic services for the architecture code's breakpoint path.  All of
  * them run in the breakpoint's exception context.
@@ -328,7 +331,6 @@ struct kprobe_frame *kprobe_top_frame(void);
 void kprobe_frame_abort(struct pt_regs *regs);
 bool kprobe_jprobe_return(struct pt_regs *regs);
 void kprobe_count_trap(void);
-unsigned long kprobe_trap_count(void);
 int kprobe_site_fault(struct kprobe_site *site, struct pt_regs *regs,
 		      int trapnr);
 int kprobe_handler_fault(struct pt_regs *regs, int trapnr);

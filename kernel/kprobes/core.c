@@ -250,6 +250,7 @@ static struct kprobe *site_jprobe(struct kprobe_site *site)
 {
 	struct kprobe *last;
 
+	lockdep_assert_held(&kprobe_mutex);
 	if (list_empty(&site->probes))
 		return NULL;
 	last = list_last_entry(&site->probes, struct kprobe, list);
@@ -264,6 +265,7 @@ static struct kprobe *site_jprobe(struct kprobe_site *site)
 static int register_kprobe_text_locked(struct kprobe *p)
 {
 	struct kprobe_site *site;
+	struct kprobe *jprobe;
 	kprobe_opcode_t *addr;
 	bool on_entry;
 
@@ -296,7 +298,8 @@ static int register_kprobe_text_locked(struct kprobe *p)
 		if (IS_ERR(site))
 			return PTR_ERR(site);
 	}
-	if (kprobe_is_jprobe(p) && site_jprobe(site))
+	jprobe = site_jprobe(site);
+	if (jprobe && kprobe_is_jprobe(p))
 		return -EEXIST;
 	p->opcode = site->opcode;
 
@@ -305,8 +308,7 @@ static int register_kprobe_text_locked(struct kprobe *p)
 	 * The probes run in list order, a jprobe last (its pre handler does
 	 * not come back).
 	 */
-	list_add_tail_rcu(&p->list, site_jprobe(site) ? &site_jprobe(site)->list :
-							  &site->probes);
+	list_add_tail_rcu(&p->list, jprobe ? &jprobe->list : &site->probes);
 	if (!kprobe_disabled(p))
 		site->nr_enabled++;
 	site_update_text_locked(site);
@@ -391,9 +393,10 @@ void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset)
 	kprobe_text_unlock();
 	mutex_unlock(&kprobe_mutex);
 
-	/* 2. One grace period for all. */
-
-	/* Handlers and out-of-line steps run with interrupts off. */
+	/*
+	 * 2. One grace period for all: handlers and out-of-line steps run
+	 * with interrupts off.
+	 */
 	synchronize_rcu();
 
 	/* 3. Free the sites left without probes. */

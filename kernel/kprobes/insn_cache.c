@@ -76,6 +76,7 @@ static struct slot_page *slot_page_new(void)
 
 static void slot_page_free(struct slot_page *pg)
 {
+	lockdep_assert_held(&kprobe_mutex);
 	list_del_rcu(&pg->node);
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
 			   (unsigned long)pg->base, PAGE_SIZE, true,

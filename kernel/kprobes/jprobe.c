@@ -173,17 +173,14 @@ EXPORT_SYMBOL_GPL(register_jprobe);
 /* Check @jp and turn its kprobe into a jprobe's. */
 static int jprobe_prepare(struct jprobe *jp)
 {
-	kprobe_opcode_t *addr;
-	bool on_entry;
+	int ret;
 
 	if (kprobe_registered(&jp->kp) || !jprobe_entry_ok(jp->entry))
 		return -EINVAL;
-	addr = kprobe_resolve_addr(jp->kp.addr, jp->kp.symbol_name,
-				   jp->kp.offset, &on_entry);
-	if (IS_ERR(addr))
-		return PTR_ERR(addr);
-	if (!on_entry)
-		return -EINVAL;
+	ret = kprobe_on_func_entry(jp->kp.addr, jp->kp.symbol_name,
+				   jp->kp.offset);
+	if (ret)
+		return ret;
 
 	jp->kp.pre_handler = jprobe_divert;
 	jp->kp.post_handler = NULL;

@@ -278,16 +278,35 @@ static int copy_insn(struct kprobe_site *site, struct insn *insn, u8 *buf,
 	return ai->len;
 }
 
-/* Append JMP rel32 from @buf (at @at in the slot) to @to. */
-static int append_jmp(u8 *buf, kprobe_opcode_t *at, unsigned long to)
+/*
+ * Write the copy that starts at offset @off of @slot (KPROBE_SLOT_*) into
+ * @buf, the image of the whole slot: the instruction, then its way back.
+ * Return: 0, or -ERANGE when an operand or the way back is out of reach.
+ */
+static int build_copy(struct kprobe_site *site, struct insn *insn, u8 *buf,
+		      kprobe_opcode_t *slot, unsigned int off)
 {
-	s64 rel = (s64)to - ((long)at + JMP32_INSN_SIZE);
+	unsigned long next = (unsigned long)site->addr + site->ainsn.len;
+	s64 rel;
+	int n;
 
+	n = copy_insn(site, insn, buf + off, slot + off);
+	if (n < 0)
+		return n;
+	n += off;
+
+	if (off == KPROBE_SLOT_TRAP) {
+		buf[n] = INT3_INSN_OPCODE;
+		return 0;
+	}
+	if (off == KPROBE_SLOT_BOOST_STI)
+		buf[n++] = 0xfb;			/* STI */
+	rel = (s64)next - ((long)slot + n + JMP32_INSN_SIZE);
 	if (rel != (s32)rel)
 		return -ERANGE;
-	buf[0] = JMP32_INSN_OPCODE;
-	put_unaligned((s32)rel, (s32 *)(buf + 1));
-	return JMP32_INSN_SIZE;
+	__text_gen_insn(buf + n, JMP32_INSN_OPCODE, slot + n, (void *)next,
+			JMP32_INSN_SIZE);
+	return 0;
 }
 
 /*
@@ -297,52 +316,29 @@ static int append_jmp(u8 *buf, kprobe_opcode_t *at, unsigned long to)
  */
 static int build_slot(struct kprobe_site *site, struct insn *insn)
 {
-	struct arch_specific_insn *ai = &site->ainsn;
-	unsigned long next = (unsigned long)site->addr + ai->len;
+	static const unsigned int copies[] = {
+		KPROBE_SLOT_TRAP, KPROBE_SLOT_BOOST, KPROBE_SLOT_BOOST_STI,
+	};
 	u8 buf[KPROBE_SLOT_SIZE];
 	kprobe_opcode_t *slot;
-	int n, ret;
+	int i, ret;
 
 	slot = kprobe_slot_alloc();
 	if (!slot)
 		return -ENOMEM;
 	memset(buf, INT3_INSN_OPCODE, sizeof(buf));
-
-	/* 1. The copy that ends in a trap. */
-	n = copy_insn(site, insn, buf + KPROBE_SLOT_TRAP,
-		      slot + KPROBE_SLOT_TRAP);
-	if (n < 0)
-		goto fail;
-
-	/* 2. The boosted copy: straight back. */
-	n = copy_insn(site, insn, buf + KPROBE_SLOT_BOOST,
-		      slot + KPROBE_SLOT_BOOST);
-	if (n < 0)
-		goto fail;
-	n += KPROBE_SLOT_BOOST;
-	ret = append_jmp(buf + n, slot + n, next);
-	if (ret < 0)
-		goto fail;
-
-	/* 3. The same, turning interrupts back on as it leaves. */
-	n = copy_insn(site, insn, buf + KPROBE_SLOT_BOOST_STI,
-		      slot + KPROBE_SLOT_BOOST_STI);
-	if (n < 0)
-		goto fail;
-	n += KPROBE_SLOT_BOOST_STI;
-	buf[n++] = 0xfb;			/* STI */
-	ret = append_jmp(buf + n, slot + n, next);
-	if (ret < 0)
-		goto fail;
+	for (i = 0; i < ARRAY_SIZE(copies); i++) {
+		ret = build_copy(site, insn, buf, slot, copies[i]);
+		if (ret) {
+			kprobe_slot_free(slot);
+			return ret;
+		}
+	}
 
 	text_poke(slot, buf, sizeof(buf));
 	perf_event_text_poke(slot, NULL, 0, buf, sizeof(buf));
-	ai->slot = slot;
+	site->ainsn.slot = slot;
 	return 0;
-
-fail:
-	kprobe_slot_free(slot);
-	return -ERANGE;
 }
 
 /*
