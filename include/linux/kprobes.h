@@ -225,8 +225,13 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
  * @addr: the probed instruction
  * @probes: the &struct kprobe objects at @addr, linked by their @list
  * @nr_enabled: how many of @probes are neither disabled nor gone
- * @armed: the breakpoint is in the text
+ * @dirty: on the list of sites whose text a batch changes; kprobe mutex
+ * @opt_link: on the optimizer's queue or wait list; kprobe mutex
+ * @armed: the breakpoint (or the optimized jump) is in the text
  * @gone: the text under @addr was freed; the site left the hash table
+ * @opt: KPROBE_OPT_* state of jump optimization; written under the
+ *	kprobe mutex, read by the hit path through kprobe_site_via_detour()
+ * @opt_refused: the arch said this site can never be optimized
  * @opcode: first byte of the original instruction, set by the arch
  * @ainsn: the architecture's copy of the instruction
  *
@@ -239,12 +244,35 @@ struct kprobe_site {
 	struct list_head link;
 	kprobe_opcode_t *addr;
 	struct list_head probes;
+	struct list_head dirty;
+	struct list_head opt_link;
 	unsigned int nr_enabled;
 	bool armed;
 	bool gone;
+	u8 opt;
+	bool opt_refused;
 	kprobe_opcode_t opcode;
 	struct arch_specific_insn ainsn;
 };
+
+/*
+ * Values of &struct kprobe_site.opt.  Every state but NONE has a detour
+ * buffer, and a CPU that traps on the site's breakpoint continues through
+ * the detour's copy of the instructions, never into the original ones
+ * after the first: that is what lets the jump be written over them.
+ */
+#define KPROBE_OPT_NONE		0	/* plain breakpoint */
+#define KPROBE_OPT_QUEUED	1	/* detour built, optimizer to wait */
+#define KPROBE_OPT_WAITING	2	/* the optimizer waits for a GP */
+#define KPROBE_OPT_DONE		3	/* the jump is in the text */
+#define KPROBE_OPT_UNDOING	4	/* the jump is being taken out */
+
+/* Must a hit at @site leave through the detour? (any context) */
+static inline bool kprobe_site_via_detour(struct kprobe_site *site)
+{
+	/* Pairs with the release that publishes a new detour (opt.c). */
+	return smp_load_acquire(&site->opt) != KPROBE_OPT_NONE;
+}
 
 /* Nested hits one CPU can track: task, handler, NMI, handler in NMI. */
 #define KPROBE_MAX_NESTING	4
@@ -303,6 +331,7 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
 			 unsigned long offset);
 bool within_kprobe_blacklist(unsigned long addr);
 bool is_kprobe_insn_slot(unsigned long addr);
+bool is_kprobe_optinsn_slot(unsigned long addr);
 int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
 		       char *sym);
 void kprobe_free_init_mem(void);
@@ -381,9 +410,42 @@ int arch_populate_kprobe_blacklist(void);
 unsigned long arch_jprobe_stack_room(unsigned long sp);
 int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
 
+/*
+ * Jump optimization (CONFIG_OPTPROBES); the core calls these with the
+ * text lock held, except arch_kprobe_opt_covers() (kprobe mutex).
+ *
+ * arch_prepare_kprobe_opt()	check that the site's code allows a jump
+ *				and build its detour; an error means never
+ *				(other probes in the region are the core's
+ *				business)
+ * arch_release_kprobe_opt()	hand the detour to the deferred free
+ * arch_optimize_kprobe_tail()	write all but the first byte of the jump
+ *				(the breakpoint stays in front of it)
+ * arch_optimize_kprobe_head()	replace the breakpoint by the jump opcode
+ * arch_unoptimize_kprobe_head() put the breakpoint back in front
+ * arch_unoptimize_kprobe_tail() restore the bytes behind the breakpoint
+ * arch_kprobe_opt_covers()	does the optimized @site's region, the
+ *				instructions its jump replaces, contain @addr?
+ *
+ * Each step is separated from the next one by arch_kprobe_text_sync().
+ * A detour calls kprobe_site_hit_optimized() with the site's address.
+ */
+int arch_prepare_kprobe_opt(struct kprobe_site *site);
+void arch_release_kprobe_opt(struct kprobe_site *site);
+void arch_optimize_kprobe_tail(struct kprobe_site *site);
+void arch_optimize_kprobe_head(struct kprobe_site *site);
+void arch_unoptimize_kprobe_head(struct kprobe_site *site);
+void arch_unoptimize_kprobe_tail(struct kprobe_site *site);
+bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr);
+bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs);
+
 /* Executable slots for out-of-line copies; kprobe mutex held. */
 kprobe_opcode_t *kprobe_slot_alloc(void);
 void kprobe_slot_free(kprobe_opcode_t *slot);
+kprobe_opcode_t *kprobe_detour_alloc(void);
+void kprobe_detour_free_deferred(kprobe_opcode_t *slot);
+bool kprobe_slots_gc_begin_locked(void);
+void kprobe_slots_gc_end_locked(void);
 void kprobe_text_lock(void);
 void kprobe_text_unlock(void);
 
@@ -427,6 +489,11 @@ static inline bool within_kprobe_blacklist(unsigned long addr)
 }
 
 static inline bool is_kprobe_insn_slot(unsigned long addr)
+{
+	return false;
+}
+
+static inline bool is_kprobe_optinsn_slot(unsigned long addr)
 {
 	return false;
 }
@@ -534,13 +601,22 @@ static inline bool kprobe_is_kretprobe(struct kprobe *p)
 }
 #endif /* CONFIG_KRETPROBES */
 
-/* Jump optimization and ftrace-based probes are not part of it either. */
-static inline bool is_kprobe_optinsn_slot(unsigned long addr)
+#ifdef CONFIG_OPTPROBES
+void wait_for_kprobe_optimizer(void);
+/* For KUnit: the debug.kprobes-optimization switch. */
+void kprobes_set_optimization(bool on);
+bool kprobes_optimization_enabled(void);
+#else
+static inline void wait_for_kprobe_optimizer(void) { }
+static inline void kprobes_set_optimization(bool on) { }
+
+static inline bool kprobes_optimization_enabled(void)
 {
 	return false;
 }
+#endif
 
-static inline void wait_for_kprobe_optimizer(void) { }
+/* ftrace-based probes are not part of it yet. */
 static inline void kprobe_ftrace_kill(void) { }
 
 /**

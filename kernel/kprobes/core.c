@@ -20,7 +20,9 @@
  *   Writing a breakpoint is cheap; making every CPU see it (a cross-CPU
  *   serialization) is not.  So each call, and each array passed to
  *   register_kprobes() or unregister_kprobes(), writes all its text under
- *   one kprobe_text_lock() and synchronizes once at the end.
+ *   one kprobe_text_lock() and ends with one kprobe_text_commit_locked():
+ *   one synchronization, then the jump-optimization decisions for every
+ *   site the batch touched (its "dirty" list; see opt.c).
  *
  * RCU
  *   The breakpoint path finds a site with hlist_for_each_entry_rcu() and
@@ -33,7 +35,9 @@
  *   and the caller's kprobes released.
  *
  *   A site is always disarmed before it is unhashed: a CPU that traps on
- *   a breakpoint must find its site.
+ *   a breakpoint must find its site.  A site left without probes stays
+ *   hashed until its batch is committed, because taking out an optimized
+ *   jump goes through a breakpoint again.
  */
 #include <linux/kprobes.h>
 #include <linux/hash.h>
@@ -55,7 +59,9 @@ DEFINE_MUTEX(kprobe_mutex);
 
 static struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
 static LIST_HEAD(kprobe_gone_sites);		/* struct kprobe_site.link */
+static LIST_HEAD(kprobe_dirty_sites);		/* struct kprobe_site.dirty */
 static bool kprobes_disarmed;			/* debugfs "enabled" is 0 */
+static bool kprobe_text_written;		/* since the last commit */
 
 static struct hlist_head *kprobe_bucket(kprobe_opcode_t *addr)
 {
@@ -109,42 +115,82 @@ void kprobe_text_unlock(void)
 	cpus_read_unlock();
 }
 
-static bool site_wants_armed(struct kprobe_site *site)
+/**
+ * kprobe_site_wants_armed - should @site's breakpoint be in the text?
+ * @site: a site; the kprobe mutex is held
+ *
+ * Return: true when it has an enabled probe, its text is there and the
+ * global switch is on.
+ */
+bool kprobe_site_wants_armed(struct kprobe_site *site)
 {
+	lockdep_assert_held(&kprobe_mutex);
 	return site->nr_enabled && !site->gone && !kprobes_disarmed;
 }
 
+/**
+ * kprobe_site_mark_dirty_locked - have the next commit look at @site
+ * @site: a live site
+ */
+void kprobe_site_mark_dirty_locked(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	if (list_empty(&site->dirty))
+		list_add_tail(&site->dirty, &kprobe_dirty_sites);
+}
+
 /*
- * Write the breakpoint, or the original byte, so that the text matches
- * the site's state and the global switch.  Other CPUs are guaranteed to
- * see the change only after the caller's arch_kprobe_text_sync(): one
- * per batch of sites.
+ * Note that @site changed: the next commit looks at its optimization.
+ * Then write the breakpoint, or the original byte, so that the text
+ * matches the site's state and the global switch.  Other CPUs are sure
+ * to see the change only after the commit.  An optimized site is left
+ * alone: its jump is taken out by the commit, through a breakpoint.
  */
 static void site_update_text_locked(struct kprobe_site *site)
 {
-	bool want = site_wants_armed(site);
+	bool want = kprobe_site_wants_armed(site);
 
-	lockdep_assert_held(&kprobe_mutex);
 	lockdep_assert_held(&text_mutex);
-	if (want == site->armed)
+	kprobe_site_mark_dirty_locked(site);
+	if (want == site->armed || site->opt == KPROBE_OPT_DONE)
 		return;
 	if (want)
 		arch_arm_kprobe_site(site);
 	else
 		arch_disarm_kprobe_site(site);
 	site->armed = want;
+	kprobe_text_written = true;
 }
 
-/* site_update_text_locked() for one site, synchronized. */
+/**
+ * kprobe_text_commit_locked - end a batch of text changes
+ *
+ * Synchronizes every CPU with what the batch wrote, then lets the
+ * optimizer act on the sites the batch touched.  Called under
+ * kprobe_text_lock().
+ */
+static void kprobe_text_commit_locked(void)
+{
+	struct kprobe_site *site, *tmp;
+
+	lockdep_assert_held(&kprobe_mutex);
+	lockdep_assert_held(&text_mutex);
+	if (kprobe_text_written)
+		arch_kprobe_text_sync();
+	kprobe_text_written = false;
+
+	kprobe_opt_commit_locked(&kprobe_dirty_sites);
+	list_for_each_entry_safe(site, tmp, &kprobe_dirty_sites, dirty)
+		list_del_init(&site->dirty);
+}
+
+/* site_update_text_locked() for one site, committed. */
 static void site_sync_armed_locked(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
-	if (site_wants_armed(site) == site->armed)
-		return;
-
 	kprobe_text_lock();
 	site_update_text_locked(site);
-	arch_kprobe_text_sync();
+	kprobe_text_commit_locked();
 	kprobe_text_unlock();
 }
 
@@ -217,8 +263,13 @@ static struct kprobe_site *site_create_locked(kprobe_opcode_t *addr)
 	site->addr = addr;
 	INIT_LIST_HEAD(&site->probes);
 	INIT_LIST_HEAD(&site->link);
+	INIT_LIST_HEAD(&site->dirty);
+	INIT_LIST_HEAD(&site->opt_link);
 
 	ret = kprobe_check_address_locked((unsigned long)addr, &mod);
+	/* An optimized jump over @addr has to go before we look at it. */
+	if (!ret)
+		kprobe_opt_clear_region_locked((unsigned long)addr);
 	if (!ret)
 		ret = arch_prepare_kprobe_site(site);
 
@@ -259,7 +310,7 @@ static struct kprobe *site_jprobe(struct kprobe_site *site)
 
 /*
  * Register @p with the kprobe mutex and the text lock held.  The caller
- * synchronizes the text (arch_kprobe_text_sync()) before it lets go of
+ * commits the text (kprobe_text_commit_locked()) before it lets go of
  * the text lock.
  */
 static int register_kprobe_text_locked(struct kprobe *p)
@@ -338,9 +389,9 @@ int register_kprobe(struct kprobe *p)
 EXPORT_SYMBOL_GPL(register_kprobe);
 
 /*
- * Take @p off its site.  A site left without probes is disarmed, unlinked
- * and queued on @dead, to be freed after a grace period.  The caller
- * synchronizes the text.
+ * Take @p off its site.  A site left without probes is disarmed and
+ * queued on @dead; the caller commits the text, unhashes the dead sites
+ * (site_unhash_dead_locked()) and frees them after a grace period.
  */
 static void kprobe_detach_text_locked(struct kprobe *p,
 				      struct list_head *dead)
@@ -358,12 +409,22 @@ static void kprobe_detach_text_locked(struct kprobe *p,
 	if (!list_empty(&site->probes))
 		return;
 
-	/* Disarmed above (no enabled probe left), so it may leave now. */
+	/* Disarmed (or about to be, by the commit): no enabled probe left. */
 	if (site->gone)
 		list_del(&site->link);
-	else
-		hlist_del_rcu(&site->node);
 	list_add(&site->link, dead);
+}
+
+/* After the commit: the dead sites' text is back; unhash the live ones. */
+static void site_unhash_dead_locked(struct list_head *dead)
+{
+	struct kprobe_site *site;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry(site, dead, link) {
+		if (!site->gone)
+			hlist_del_rcu(&site->node);
+	}
 }
 
 /**
@@ -384,12 +445,13 @@ void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset)
 	if (num <= 0)
 		return;
 
-	/* 1. Take every probe off; one text synchronization for all. */
+	/* 1. Take every probe off; one text commit for all. */
 	mutex_lock(&kprobe_mutex);
 	kprobe_text_lock();
 	for (i = 0; i < num; i++)
 		kprobe_detach_text_locked(objs[i] + kp_offset, &dead);
-	arch_kprobe_text_sync();
+	kprobe_text_commit_locked();
+	site_unhash_dead_locked(&dead);
 	kprobe_text_unlock();
 	mutex_unlock(&kprobe_mutex);
 
@@ -444,7 +506,7 @@ EXPORT_SYMBOL_GPL(unregister_kprobe);
  *
  * Stops at the first failure and leaves the rollback of the @done
  * registered ones to the caller, who knows what else they own.  All the
- * breakpoints are written under one text lock and synchronized once.
+ * breakpoints are written under one text lock and committed once.
  *
  * Return: 0, or the error of object number @done.
  */
@@ -460,7 +522,7 @@ int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
 		if (ret)
 			break;
 	}
-	arch_kprobe_text_sync();
+	kprobe_text_commit_locked();
 	kprobe_text_unlock();
 	mutex_unlock(&kprobe_mutex);
 	*done = i;
@@ -555,6 +617,8 @@ static void site_kill_locked(struct kprobe_site *site)
 	site->gone = true;
 	/* No text write: whatever runs there next brings its own bytes. */
 	site->armed = false;
+	list_del_init(&site->dirty);
+	kprobe_opt_kill_locked(site);
 	hlist_del_rcu(&site->node);
 	list_add_tail(&site->link, &kprobe_gone_sites);
 }
@@ -611,20 +675,32 @@ void kprobe_free_init_mem(void)
  */
 int kprobes_set_armed(bool armed)
 {
+	mutex_lock(&kprobe_mutex);
+	kprobes_disarmed = !armed;
+	kprobes_update_all_locked();
+	mutex_unlock(&kprobe_mutex);
+	return 0;
+}
+
+/**
+ * kprobes_update_all_locked - bring every live site up to date
+ *
+ * For the global switches: arms or disarms, optimizes or unoptimizes
+ * each site as its probes and the switches now say, in one batch.
+ */
+void kprobes_update_all_locked(void)
+{
 	struct kprobe_site *site;
 	int i;
 
-	mutex_lock(&kprobe_mutex);
-	kprobes_disarmed = !armed;
+	lockdep_assert_held(&kprobe_mutex);
 	kprobe_text_lock();
 	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
 		hlist_for_each_entry(site, &kprobe_table[i], node)
 			site_update_text_locked(site);
 	}
-	arch_kprobe_text_sync();
+	kprobe_text_commit_locked();
 	kprobe_text_unlock();
-	mutex_unlock(&kprobe_mutex);
-	return 0;
 }
 
 /**

@@ -129,6 +129,23 @@ static void site_run_post(struct kprobe_site *site, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(site_run_post);
 
+/*
+ * A jprobe needs the breakpoint path.  One that joined an optimized site
+ * misses the hits the jump still takes until it is unoptimized.
+ */
+static bool site_has_jprobe(struct kprobe_site *site)
+{
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &site->probes, list) {
+		if (kprobe_is_jprobe(p))
+			return true;
+	}
+	return false;
+}
+
+NOKPROBE_SYMBOL(site_has_jprobe);
+
 /* Will a post handler have to run after the instruction? */
 static bool site_wants_post(struct kprobe_site *site)
 {
@@ -150,19 +167,27 @@ NOKPROBE_SYMBOL(site_wants_post);
  *
  * When no post handler will run (none is registered, or the hit is
  * nested), the arch may "boost": send the CPU through the instruction and
- * straight on, without coming back here.  The hit then ends at once.
+ * straight on, without coming back here.  The hit then ends at once.  A
+ * site on its way into or out of jump optimization always boosts.
  *
  * Also where a jprobe's hit resumes once its mirror is done.
  */
 void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs)
 {
-	bool boost;
+	bool boost = true;
 
-	if (f->status != KPROBE_REENTER) {
+	if (f->status == KPROBE_REENTER) {
+		/* Nested: no handler of any kind runs. */
+	} else if (kprobe_site_via_detour(f->site)) {
+		/*
+		 * The CPU leaves through the detour's copy of the region (see
+		 * opt.c).  Only a probe that just joined and whose post
+		 * handler is the reason for unoptimizing can be skipped here.
+		 */
+		f->status = KPROBE_HIT_SSDONE;
+	} else {
 		f->status = KPROBE_HIT_SS;
 		boost = !site_wants_post(f->site);
-	} else {
-		boost = true;
 	}
 	__this_cpu_write(current_kprobe, &kprobe_in_step);
 	if (arch_kprobe_step(f->site, regs, f, boost))
@@ -209,6 +234,50 @@ bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(kprobe_site_hit);
+
+/**
+ * kprobe_site_hit_optimized - a CPU went through an optimized site's jump
+ * @addr: the probed address, as built into the detour
+ * @regs: registers the detour saved; regs->ip is still to be set
+ *
+ * Called by the detour with interrupts enabled or not, as the probed
+ * code had them.  The handlers see what they would see after a
+ * breakpoint: regs->ip just past it, interrupts off, kprobe_running()
+ * set.  A site that is no longer optimized (a task was preempted in the
+ * detour meanwhile) counts the hit as missed, or is gone.
+ *
+ * Return: true when a pre handler took over regs->ip: the detour must
+ * resume at regs->ip instead of running the region's instructions.
+ */
+bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs)
+{
+	struct kprobe_site *site;
+	struct kprobe_frame *f;
+	unsigned long flags;
+	bool took_over = false;
+
+	local_irq_save(flags);
+	site = get_kprobe_site((kprobe_opcode_t *)addr);
+	if (!site)
+		goto out;
+	if (kprobe_running() || READ_ONCE(site->opt) != KPROBE_OPT_DONE ||
+	    site_has_jprobe(site)) {
+		site_count_miss(site);
+		goto out;
+	}
+	f = frame_push(site, KPROBE_HIT_ACTIVE);
+	if (!f)
+		goto out;
+
+	instruction_pointer_set(regs, addr + KPROBE_BREAKPOINT_SIZE);
+	took_over = site_run_pre(site, regs);
+	frame_pop();
+out:
+	local_irq_restore(flags);
+	return took_over;
+}
+
+NOKPROBE_SYMBOL(kprobe_site_hit_optimized);
 
 /**
  * kprobe_step_done - the original instruction of the innermost hit is done

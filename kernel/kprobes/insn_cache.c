@@ -1,18 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Kprobes core: executable slots for out-of-line instruction copies.
+ * Kprobes core: executable slots for out-of-line code.
  *
- * Slots are KPROBE_SLOT_SIZE bytes, carved from pages that execmem hands
- * out for EXECMEM_KPROBES (close enough to kernel text for 32-bit
- * relative addressing on x86).  A page is read-only and executable from
- * the moment it is allocated; the arch writes slots with its text-poking
- * primitive.
+ * Two caches hand out slots: one for the copies of probed instructions
+ * (KPROBE_SLOT_SIZE bytes each) and, with jump optimization, one for the
+ * detour buffers of optimized probes (KPROBE_DETOUR_SIZE bytes each).
+ * Slots are carved from pages that execmem hands out for EXECMEM_KPROBES
+ * (close enough to kernel text for 32-bit relative addressing on x86).
+ * A page is read-only and executable from the moment it is allocated;
+ * the arch writes slots with its text-poking primitive.
  *
- * Allocation and freeing happen under the kprobe mutex.  Slots are freed
- * only after a grace period has passed since their site was unlinked, so
- * no CPU executes in a freed slot.  The page list is also read locklessly
- * (RCU) by is_kprobe_insn_slot() and kprobe_get_kallsym(), which the
- * unwinder and /proc/kallsyms use.
+ * Allocation and freeing happen under the kprobe mutex.  An instruction
+ * slot is freed only after a grace period has passed since its site was
+ * unlinked, so no CPU executes in a freed slot.  A detour may still hold
+ * a preempted task, so it is freed in two steps around the optimizer's
+ * grace periods: kprobe_slot_free_deferred() marks it dying, the
+ * optimizer moves the dying slots to "reaping" before it waits
+ * (kprobe_slots_gc_begin_locked()) and frees them after
+ * (kprobe_slots_gc_end_locked()).
+ *
+ * The page lists are also read locklessly (RCU) by is_kprobe_insn_slot(),
+ * is_kprobe_optinsn_slot() and kprobe_get_kallsym(), which the unwinder
+ * and /proc/kallsyms use.
  *
  * A page whose last slot is freed is not returned at once: giving back
  * executable memory costs a permission change and a TLB flush, which
@@ -30,31 +39,68 @@
 
 #include "internal.h"
 
-#define SLOTS_PER_PAGE		(PAGE_SIZE / KPROBE_SLOT_SIZE)
-#define SLOT_PAGE_SYM		"kprobe_insn_page"
+/* The most slots a page can hold: the smallest slot size is 64 bytes. */
+#define MAX_SLOTS_PER_PAGE	(PAGE_SIZE / 64)
 
 /**
  * struct slot_page - one page of slots
- * @node: on slot_pages (RCU readers)
+ * @node: on its cache's @pages (RCU readers)
  * @rcu: frees this descriptor after lockless readers are done
  * @base: the executable page
- * @used: slots handed out
+ * @used: slots handed out, dying and reaping ones included
  * @busy: which slots are handed out
+ * @dying: freed, waiting for the next optimizer pass
+ * @reaping: freed before the optimizer pass that runs now
  */
 struct slot_page {
 	struct list_head node;
 	struct rcu_head rcu;
 	kprobe_opcode_t *base;
 	unsigned int used;
-	DECLARE_BITMAP(busy, SLOTS_PER_PAGE);
+	DECLARE_BITMAP(busy, MAX_SLOTS_PER_PAGE);
+	DECLARE_BITMAP(dying, MAX_SLOTS_PER_PAGE);
+	DECLARE_BITMAP(reaping, MAX_SLOTS_PER_PAGE);
 };
 
-static LIST_HEAD(slot_pages);
+/**
+ * struct slot_cache - slots of one size
+ * @pages: the pages, newest first
+ * @size: bytes per slot
+ * @sym: the name the pages get in kallsyms and perf
+ */
+struct slot_cache {
+	struct list_head pages;
+	unsigned int size;
+	const char *sym;
+};
+
+static struct slot_cache insn_slots = {
+	.pages	= LIST_HEAD_INIT(insn_slots.pages),
+	.size	= KPROBE_SLOT_SIZE,
+	.sym	= "kprobe_insn_page",
+};
+
+static struct slot_cache detour_slots = {
+	.pages	= LIST_HEAD_INIT(detour_slots.pages),
+	.size	= KPROBE_DETOUR_SIZE,
+	.sym	= "kprobe_optinsn_page",
+};
+
+static struct slot_cache *const slot_caches[] = {
+	&insn_slots, &detour_slots,
+};
+
+static_assert(KPROBE_SLOT_SIZE >= 64 && KPROBE_DETOUR_SIZE >= 64);
 
 static void slot_reap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(slot_reap_work, slot_reap_fn);
 
-static struct slot_page *slot_page_new(void)
+static unsigned int slots_per_page(struct slot_cache *c)
+{
+	return PAGE_SIZE / c->size;
+}
+
+static struct slot_page *slot_page_new(struct slot_cache *c)
 {
 	struct slot_page *pg;
 
@@ -67,20 +113,18 @@ static struct slot_page *slot_page_new(void)
 		return NULL;
 	}
 	set_memory_rox((unsigned long)pg->base, 1);
-	list_add_rcu(&pg->node, &slot_pages);
+	list_add_rcu(&pg->node, &c->pages);
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
-			   (unsigned long)pg->base, PAGE_SIZE, false,
-			   SLOT_PAGE_SYM);
+			   (unsigned long)pg->base, PAGE_SIZE, false, c->sym);
 	return pg;
 }
 
-static void slot_page_free(struct slot_page *pg)
+static void slot_page_free(struct slot_cache *c, struct slot_page *pg)
 {
 	lockdep_assert_held(&kprobe_mutex);
 	list_del_rcu(&pg->node);
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
-			   (unsigned long)pg->base, PAGE_SIZE, true,
-			   SLOT_PAGE_SYM);
+			   (unsigned long)pg->base, PAGE_SIZE, true, c->sym);
 	execmem_free(pg->base);
 	kfree_rcu(pg, rcu);
 }
@@ -89,80 +133,162 @@ static void slot_page_free(struct slot_page *pg)
 static void slot_reap_fn(struct work_struct *work)
 {
 	struct slot_page *pg, *tmp;
+	int i;
 
 	mutex_lock(&kprobe_mutex);
-	list_for_each_entry_safe(pg, tmp, &slot_pages, node) {
-		if (!pg->used)
-			slot_page_free(pg);
+	for (i = 0; i < ARRAY_SIZE(slot_caches); i++) {
+		list_for_each_entry_safe(pg, tmp, &slot_caches[i]->pages,
+					 node) {
+			if (!pg->used)
+				slot_page_free(slot_caches[i], pg);
+		}
 	}
 	mutex_unlock(&kprobe_mutex);
 }
 
-/**
- * kprobe_slot_alloc - get a free slot
- *
- * Called with the kprobe mutex held.
- *
- * Return: the slot, or NULL when out of memory.
- */
-kprobe_opcode_t *kprobe_slot_alloc(void)
+static kprobe_opcode_t *cache_alloc(struct slot_cache *c)
 {
+	unsigned int i, n = slots_per_page(c);
 	struct slot_page *pg;
-	unsigned int i;
 
 	lockdep_assert_held(&kprobe_mutex);
-	list_for_each_entry(pg, &slot_pages, node) {
-		if (pg->used < SLOTS_PER_PAGE)
+	list_for_each_entry(pg, &c->pages, node) {
+		if (pg->used < n)
 			goto found;
 	}
-	pg = slot_page_new();
+	pg = slot_page_new(c);
 	if (!pg)
 		return NULL;
 found:
-	i = find_first_zero_bit(pg->busy, SLOTS_PER_PAGE);
+	i = find_first_zero_bit(pg->busy, n);
 	__set_bit(i, pg->busy);
 	pg->used++;
-	return pg->base + i * KPROBE_SLOT_SIZE;
+	return pg->base + i * c->size;
 }
 
-/**
- * kprobe_slot_free - give back a slot no CPU can be executing in
- * @slot: from kprobe_slot_alloc()
- *
- * Called with the kprobe mutex held.  The page goes back to execmem once
- * its last slot is free.
- */
-void kprobe_slot_free(kprobe_opcode_t *slot)
+static struct slot_page *cache_page_of(struct slot_cache *c,
+				       kprobe_opcode_t *slot)
 {
 	struct slot_page *pg;
 
 	lockdep_assert_held(&kprobe_mutex);
-	list_for_each_entry(pg, &slot_pages, node) {
-		if (slot < pg->base || slot >= pg->base + PAGE_SIZE)
-			continue;
-		__clear_bit((slot - pg->base) / KPROBE_SLOT_SIZE, pg->busy);
-		if (!--pg->used)
-			schedule_delayed_work(&slot_reap_work, HZ);
-		return;
+	list_for_each_entry(pg, &c->pages, node) {
+		if (slot >= pg->base && slot < pg->base + PAGE_SIZE)
+			return pg;
 	}
 	WARN(1, "kprobes: freeing unknown slot %px\n", slot);
+	return NULL;
+}
+
+static void page_release_slot(struct slot_page *pg, unsigned int i)
+{
+	__clear_bit(i, pg->busy);
+	if (!--pg->used)
+		schedule_delayed_work(&slot_reap_work, HZ);
 }
 
 /**
- * is_kprobe_insn_slot - is @addr inside a slot page?
- * @addr: any address
+ * kprobe_slot_alloc - get a free instruction slot
  *
- * Lock-free and sleep-free; safe from NMI and the unwinder.
+ * Called with the kprobe mutex held.
  *
- * Return: true if it is.
+ * Return: a KPROBE_SLOT_SIZE slot, or NULL when out of memory.
  */
-bool is_kprobe_insn_slot(unsigned long addr)
+kprobe_opcode_t *kprobe_slot_alloc(void)
+{
+	return cache_alloc(&insn_slots);
+}
+
+/**
+ * kprobe_slot_free - give back an instruction slot no CPU can be in
+ * @slot: from kprobe_slot_alloc()
+ *
+ * Called with the kprobe mutex held.
+ */
+void kprobe_slot_free(kprobe_opcode_t *slot)
+{
+	struct slot_page *pg = cache_page_of(&insn_slots, slot);
+
+	if (pg)
+		page_release_slot(pg, (slot - pg->base) / insn_slots.size);
+}
+
+/**
+ * kprobe_detour_alloc - get a free detour slot
+ *
+ * Called with the kprobe mutex held.
+ *
+ * Return: a KPROBE_DETOUR_SIZE slot, or NULL when out of memory.
+ */
+kprobe_opcode_t *kprobe_detour_alloc(void)
+{
+	return cache_alloc(&detour_slots);
+}
+
+/**
+ * kprobe_detour_free_deferred - give back a detour slot once it is safe
+ * @slot: from kprobe_detour_alloc()
+ *
+ * Called with the kprobe mutex held.  The slot is freed by the first
+ * optimizer pass that starts afterwards, once that pass has waited for
+ * every task and CPU to leave the detours (see opt.c).
+ */
+void kprobe_detour_free_deferred(kprobe_opcode_t *slot)
+{
+	struct slot_page *pg = cache_page_of(&detour_slots, slot);
+
+	if (pg)
+		__set_bit((slot - pg->base) / detour_slots.size, pg->dying);
+}
+
+/**
+ * kprobe_slots_gc_begin_locked - an optimizer pass is about to wait
+ *
+ * Slots freed with kprobe_detour_free_deferred() so far become free once
+ * the pass has waited: see kprobe_slots_gc_end_locked().
+ *
+ * Return: true when there is something to free after the wait.
+ */
+bool kprobe_slots_gc_begin_locked(void)
+{
+	unsigned int n = slots_per_page(&detour_slots);
+	struct slot_page *pg;
+	bool any = false;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry(pg, &detour_slots.pages, node) {
+		if (bitmap_empty(pg->dying, n))
+			continue;
+		bitmap_or(pg->reaping, pg->reaping, pg->dying, n);
+		bitmap_zero(pg->dying, n);
+		any = true;
+	}
+	return any;
+}
+
+/**
+ * kprobe_slots_gc_end_locked - the optimizer pass has waited: free
+ */
+void kprobe_slots_gc_end_locked(void)
+{
+	unsigned int i, n = slots_per_page(&detour_slots);
+	struct slot_page *pg;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry(pg, &detour_slots.pages, node) {
+		for_each_set_bit(i, pg->reaping, n)
+			page_release_slot(pg, i);
+		bitmap_zero(pg->reaping, n);
+	}
+}
+
+static bool cache_contains(struct slot_cache *c, unsigned long addr)
 {
 	struct slot_page *pg;
 	bool found = false;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(pg, &slot_pages, node) {
+	list_for_each_entry_rcu(pg, &c->pages, node) {
 		if (addr >= (unsigned long)pg->base &&
 		    addr < (unsigned long)pg->base + PAGE_SIZE) {
 			found = true;
@@ -173,11 +299,39 @@ bool is_kprobe_insn_slot(unsigned long addr)
 	return found;
 }
 
+/**
+ * is_kprobe_insn_slot - is @addr inside an instruction slot page?
+ * @addr: any address
+ *
+ * Lock-free and sleep-free; safe from NMI and the unwinder.
+ *
+ * Return: true if it is.
+ */
+bool is_kprobe_insn_slot(unsigned long addr)
+{
+	return cache_contains(&insn_slots, addr);
+}
+
 NOKPROBE_SYMBOL(is_kprobe_insn_slot);
 
 /**
+ * is_kprobe_optinsn_slot - is @addr inside a detour page?
+ * @addr: any address
+ *
+ * Lock-free and sleep-free; safe from NMI and the unwinder.
+ *
+ * Return: true if it is.
+ */
+bool is_kprobe_optinsn_slot(unsigned long addr)
+{
+	return cache_contains(&detour_slots, addr);
+}
+
+NOKPROBE_SYMBOL(is_kprobe_optinsn_slot);
+
+/**
  * kprobe_get_kallsym - describe slot page number @symnum for kallsyms
- * @symnum: index of the page
+ * @symnum: index of the page, instruction pages first
  * @value: receives its address
  * @type: receives 't'
  * @sym: receives its name (KSYM_NAME_LEN bytes)
@@ -188,17 +342,19 @@ int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
 		       char *sym)
 {
 	struct slot_page *pg;
-	int ret = -ERANGE;
+	int i, ret = -ERANGE;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(pg, &slot_pages, node) {
-		if (symnum--)
-			continue;
-		*value = (unsigned long)pg->base;
-		*type = 't';
-		strscpy(sym, SLOT_PAGE_SYM, KSYM_NAME_LEN);
-		ret = 0;
-		break;
+	for (i = 0; i < ARRAY_SIZE(slot_caches) && ret; i++) {
+		list_for_each_entry_rcu(pg, &slot_caches[i]->pages, node) {
+			if (symnum--)
+				continue;
+			*value = (unsigned long)pg->base;
+			*type = 't';
+			strscpy(sym, slot_caches[i]->sym, KSYM_NAME_LEN);
+			ret = 0;
+			break;
+		}
 	}
 	rcu_read_unlock();
 	return ret;

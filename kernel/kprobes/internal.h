@@ -19,12 +19,26 @@ int kprobes_set_armed(bool armed);
 bool kprobe_registered(struct kprobe *p);
 bool kprobes_armed(void);
 void kprobes_show_all(struct seq_file *m);
+bool kprobe_site_wants_armed(struct kprobe_site *site);
+void kprobe_site_mark_dirty_locked(struct kprobe_site *site);
+void kprobes_update_all_locked(void);
 void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset);
 int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
 			   int *done);
 
 /* hit.c */
 void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs);
+
+/* opt.c: jump optimization; text lock held unless said otherwise */
+#ifdef CONFIG_OPTPROBES
+void kprobe_opt_commit_locked(struct list_head *dirty);
+void kprobe_opt_clear_region_locked(unsigned long addr);
+void kprobe_opt_kill_locked(struct kprobe_site *site);	/* mutex only */
+#else
+static inline void kprobe_opt_commit_locked(struct list_head *dirty) { }
+static inline void kprobe_opt_clear_region_locked(unsigned long addr) { }
+static inline void kprobe_opt_kill_locked(struct kprobe_site *site) { }
+#endif
 
 /* address.c */
 kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,

@@ -31,4 +31,18 @@ unsigned long kpt_cli(void);
 unsigned long kpt_sti(void);
 long kpt_fault_load(long *p);
 
+/* opt_targets_x86.S: where in each function the probe goes */
+extern const long kpt_opt_plain_off, kpt_opt_rip_off, kpt_opt_jump_in_off;
+extern const long kpt_opt_indirect_off, kpt_opt_extable_off;
+extern const long kpt_opt_call_off;
+#define KPT_OPT_AT(fn)	((const u8 *)(fn) + fn##_off)
+
+long kpt_opt_plain(long x);
+long kpt_opt_alt(void);
+long kpt_opt_rip(void);
+long kpt_opt_jump_in(long x);
+long kpt_opt_indirect(long x, void *never);
+long kpt_opt_extable(long *p);
+long kpt_opt_call(void);
+
 #endif

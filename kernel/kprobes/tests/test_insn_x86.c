@@ -324,8 +324,25 @@ static struct kunit_case insn_cases[] = {
 	{}
 };
 
+static bool insn_saved_optimization;
+
+/* Trap counts and single-stepping are what this suite looks at. */
+static int x86_insn_suite_init(struct kunit_suite *suite)
+{
+	insn_saved_optimization = kprobes_optimization_enabled();
+	kprobes_set_optimization(false);
+	return 0;
+}
+
+static void x86_insn_suite_exit(struct kunit_suite *suite)
+{
+	kprobes_set_optimization(insn_saved_optimization);
+}
+
 static struct kunit_suite insn_suite = {
 	.name = "kprobes_x86_insn",
+	.suite_init = x86_insn_suite_init,
+	.suite_exit = x86_insn_suite_exit,
 	.init = x86_insn_init,
 	.test_cases = insn_cases,
 };

@@ -39,6 +39,10 @@ typedef void (*kprobe_emulate_t)(const struct arch_specific_insn *ai,
  * @reg: pt_regs offset of the target register of an indirect branch
  * @sets_if: the instruction decides the interrupt flag itself (POPF)
  * @boostable: the copy may jump straight back instead of trapping
+ * @detour: jump optimization's detour buffer (see opt.c), or NULL
+ * @detour_copy: offset in @detour of the copy of the region
+ * @opt_len: bytes of whole instructions the jump covers (the region)
+ * @opt_orig: the original bytes the jump overwrites
  */
 struct arch_specific_insn {
 	kprobe_opcode_t insn[MAX_INSN_SIZE];
@@ -50,6 +54,10 @@ struct arch_specific_insn {
 	u8 reg;
 	bool sets_if;
 	bool boostable;
+	kprobe_opcode_t *detour;
+	u8 detour_copy;
+	u8 opt_len;
+	u8 opt_orig[JMP32_INSN_SIZE];
 };
 
 /*
@@ -66,6 +74,17 @@ struct arch_specific_insn {
 #define KPROBE_SLOT_BOOST	16
 #define KPROBE_SLOT_BOOST_STI	40
 #define KPROBE_SLOT_SIZE	64
+
+/* What a pre handler sees in regs->ip: the address plus this. */
+#define KPROBE_BREAKPOINT_SIZE	INT3_INSN_SIZE
+
+/*
+ * Jump optimization: a JMP rel32 replaces the instructions it overlaps,
+ * the region, at most 4 + 15 bytes.  The detour buffer holds the
+ * register save and restore code, the region's copy and a jump back.
+ */
+#define KPROBE_OPT_MAX_REGION	(JMP32_INSN_SIZE - 1 + MAX_INSN_SIZE)
+#define KPROBE_DETOUR_SIZE	256
 
 int kprobe_int3_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr);

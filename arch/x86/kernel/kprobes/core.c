@@ -83,7 +83,10 @@ void arch_kprobe_text_sync(void)
  *
  * The copy in the slot always runs with interrupts off.  A boosted copy
  * jumps back by itself, turning them on again on the way if the caller
- * had them on; the other copy ends in an INT3 that comes back here.
+ * had them on; the other copy ends in an INT3 that comes back here.  A
+ * site with a detour (jump optimization under way) sends the CPU through
+ * the detour's copy of the whole region instead, with the caller's
+ * interrupt flag; the core has made @boost true then.
  *
  * Return: true when nothing more comes back to kprobes for this hit: the
  * instruction was emulated (@regs point after it) or the CPU was sent
@@ -97,6 +100,11 @@ bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
 
 	if (ai->emulate) {
 		ai->emulate(ai, regs, (unsigned long)site->addr);
+		return true;
+	}
+	/* Into or out of jump optimization: the region runs in the detour. */
+	if (kprobe_site_via_detour(site)) {
+		regs->ip = (unsigned long)ai->detour + ai->detour_copy;
 		return true;
 	}
 	regs->flags &= ~X86_EFLAGS_IF;

@@ -132,29 +132,66 @@ static bool has_prefix(struct insn *insn, insn_byte_t want)
 }
 
 /*
- * Copy the original bytes at @addr into @buf, undoing our own breakpoint
- * if there is one.  Return: how many bytes could be read.
+ * Put back into @buf, which holds the @n bytes at @addr, what the site
+ * at @q changed: its breakpoint, and the jump of an optimized site.
  */
-static int read_orig_bytes(unsigned long addr, u8 *buf)
+static void undo_site_bytes(struct kprobe_site *q, unsigned long addr,
+			    u8 *buf, int n)
 {
-	struct kprobe_site *site;
+	const struct arch_specific_insn *ai = &q->ainsn;
+	long at = (long)q->addr - (long)addr;
+	int i;
+
+	if (q->armed && at >= 0)
+		buf[at] = q->opcode;
+	if (q->opt == KPROBE_OPT_NONE)
+		return;
+	for (i = 1; i < JMP32_INSN_SIZE; i++) {
+		if (at + i >= 0 && at + i < n)
+			buf[at + i] = ai->opt_orig[i];
+	}
+}
+
+/**
+ * x86_kprobe_read_orig - read kernel text as it is without kprobes
+ * @addr: where to read
+ * @buf: MAX_INSN_SIZE bytes
+ *
+ * Undoes our breakpoints and optimized jumps that overlap the bytes
+ * read.  Called under kprobe_text_lock().
+ *
+ * Return: how many bytes could be read.
+ */
+int x86_kprobe_read_orig(unsigned long addr, u8 *buf)
+{
+	struct kprobe_site *q;
+	long d;
 	int n;
 
+	lockdep_assert_held(&text_mutex);
 	for (n = 0; n < MAX_INSN_SIZE; n++) {
 		if (get_kernel_nofault(buf[n], (u8 *)addr + n))
 			break;
 	}
-	if (n && buf[0] == INT3_INSN_OPCODE) {
-		site = get_kprobe_site((kprobe_opcode_t *)addr);
-		if (site && site->armed)
-			buf[0] = site->opcode;
+	for (d = 1 - JMP32_INSN_SIZE; d < n; d++) {
+		q = get_kprobe_site((kprobe_opcode_t *)(addr + d));
+		if (q)
+			undo_site_bytes(q, addr, buf, n);
 	}
 	return n;
 }
 
-static int decode_at(unsigned long addr, struct insn *insn, u8 *buf)
+/**
+ * x86_kprobe_decode - decode the original instruction at @addr
+ * @addr: where
+ * @insn: the result
+ * @buf: MAX_INSN_SIZE bytes that @insn will point into
+ *
+ * Return: 0, or -EILSEQ when it cannot be read or decoded.
+ */
+int x86_kprobe_decode(unsigned long addr, struct insn *insn, u8 *buf)
 {
-	int n = read_orig_bytes(addr, buf);
+	int n = x86_kprobe_read_orig(addr, buf);
 
 	if (!n || insn_decode(insn, buf, n, INSN_MODE_KERN) < 0)
 		return -EILSEQ;
@@ -171,7 +208,7 @@ static int check_boundary(unsigned long addr)
 	if (!kallsyms_lookup_size_offset(addr, &size, &off))
 		return -EILSEQ;
 	for (pos = addr - off; pos < addr; pos += insn.length) {
-		if (decode_at(pos, &insn, buf))
+		if (x86_kprobe_decode(pos, &insn, buf))
 			return -EILSEQ;
 	}
 	return pos == addr ? 0 : -EILSEQ;
@@ -255,27 +292,31 @@ static int plan_insn(struct insn *insn, struct arch_specific_insn *ai)
 	}
 }
 
-/*
- * Copy the instruction to @buf, which will be at @at in the slot, with a
- * RIP-relative operand re-aimed at what the original addresses.
+/**
+ * x86_kprobe_relocate - copy an instruction to where it will run
+ * @buf: receives the copy
+ * @insn: the decoded original
+ * @from: where the original is
+ * @to: where the copy will be
+ *
+ * A RIP-relative operand is re-aimed at what the original addresses.
+ *
  * Return: the bytes written, or -ERANGE when the operand is out of reach.
  */
-static int copy_insn(struct kprobe_site *site, struct insn *insn, u8 *buf,
-		     kprobe_opcode_t *at)
+int x86_kprobe_relocate(u8 *buf, struct insn *insn, unsigned long from,
+			unsigned long to)
 {
-	const struct arch_specific_insn *ai = &site->ainsn;
 	s64 disp;
 
-	memcpy(buf, ai->insn, ai->len);
+	memcpy(buf, insn->kaddr, insn->length);
 	if (insn_rip_relative(insn)) {
-		disp = (s64)insn->displacement.value +
-		       ((long)site->addr - (long)at);
+		disp = (s64)insn->displacement.value + ((long)from - (long)to);
 		if (disp != (s32)disp)
 			return -ERANGE;
 		put_unaligned((s32)disp,
 			      (s32 *)(buf + insn_offset_displacement(insn)));
 	}
-	return ai->len;
+	return insn->length;
 }
 
 /*
@@ -290,7 +331,8 @@ static int build_copy(struct kprobe_site *site, struct insn *insn, u8 *buf,
 	s64 rel;
 	int n;
 
-	n = copy_insn(site, insn, buf + off, slot + off);
+	n = x86_kprobe_relocate(buf + off, insn, (unsigned long)site->addr,
+				(unsigned long)slot + off);
 	if (n < 0)
 		return n;
 	n += off;
@@ -341,6 +383,25 @@ static int build_slot(struct kprobe_site *site, struct insn *insn)
 	return 0;
 }
 
+/**
+ * x86_kprobe_relocatable - may the instruction at @addr run elsewhere
+ *	and go straight on?
+ * @insn: the decoded instruction
+ * @addr: where it is
+ *
+ * True for what runs out of line, is boostable and has no exception-
+ * table entry: what the copies of an optimized region may hold.
+ *
+ * Return: true if so.
+ */
+bool x86_kprobe_relocatable(struct insn *insn, unsigned long addr)
+{
+	struct arch_specific_insn ai = {};
+
+	return !plan_insn(insn, &ai) && !ai.emulate && !ai.sets_if &&
+	       !search_exception_tables(addr);
+}
+
 /*
  * May the copy jump straight back?  Not when the instruction decides the
  * interrupt flag, nor when it has an exception-table entry: a fault in a
@@ -378,7 +439,7 @@ int arch_prepare_kprobe_site(struct kprobe_site *site)
 		return ret;
 
 	/* 2. Decode the original instruction. */
-	if (decode_at(addr, &insn, ai->insn))
+	if (x86_kprobe_decode(addr, &insn, ai->insn))
 		return -EILSEQ;
 	ai->len = insn.length;
 	site->opcode = ai->insn[0];

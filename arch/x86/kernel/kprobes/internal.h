@@ -27,6 +27,20 @@ void kprobe_emulate_pushf(const struct arch_specific_insn *ai,
 void kprobe_emulate_cli_sti(const struct arch_specific_insn *ai,
 			    struct pt_regs *regs, unsigned long addr);
 
+/* decode.c: reading, checking and moving original instructions. */
+struct insn;
+int x86_kprobe_read_orig(unsigned long addr, u8 *buf);
+int x86_kprobe_decode(unsigned long addr, struct insn *insn, u8 *buf);
+int x86_kprobe_relocate(u8 *buf, struct insn *insn, unsigned long from,
+			unsigned long to);
+bool x86_kprobe_relocatable(struct insn *insn, unsigned long addr);
+
+/* detour.S: the template every detour buffer starts with. */
+extern const u8 x86_detour_template[];
+extern const u8 x86_detour_addr[];
+extern const u8 x86_detour_call[];
+extern const u8 x86_detour_template_end[];
+
 /* jprobe.S: the address just after jprobe_return()'s breakpoint. */
 extern const u8 x86_jprobe_return_trap[];
 

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * x86 kprobes: the code at the start of every detour buffer.
+ *
+ * An optimized probe's JMP lands here with the probed code's registers,
+ * stack and interrupt flag.  We build a struct pt_regs on the stack as a
+ * breakpoint would have (kernel CS and SS, the stack pointer from before
+ * the jump), call kprobe_site_hit_optimized(address, regs), and then
+ * either restore everything and fall through into the copy of the
+ * region that opt.c places right after this code, or, when a handler
+ * took over regs->ip, restore the registers and IRET to regs->ip with
+ * regs->sp and regs->flags.
+ *
+ * This is a template, not code that runs where it is: it lives in
+ * .rodata and opt.c copies it into each detour, filling in the probe
+ * address (the MOVABS at x86_detour_addr) and the call's displacement
+ * (x86_detour_call).  So it must not contain anything position-dependent
+ * besides those two.
+ */
+#include <linux/linkage.h>
+#include <asm/segment.h>
+
+	.pushsection .rodata, "a"
+SYM_DATA_START(x86_detour_template)
+	/* The hardware part of pt_regs: ss, sp, flags, cs, ip, orig_ax. */
+	pushq	$__KERNEL_DS
+	pushq	%rsp			/* the value before this push ... */
+	addq	$8, (%rsp)		/* ... plus the SS slot */
+	pushfq
+	pushq	$__KERNEL_CS
+	pushq	$0			/* ip: set by the callee */
+	pushq	$-1			/* orig_ax */
+	/* The general registers, in pt_regs order. */
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	movq	%rsp, %rsi
+SYM_INNER_LABEL(x86_detour_addr, SYM_L_GLOBAL)
+	movabsq	$0, %rdi
+SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
+	.byte	0xe8			/* CALL rel32, filled in */
+	.long	0
+	testb	%al, %al
+	jz	.Lresume
+	/* A handler took over: resume at regs->ip. */
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	addq	$8, %rsp		/* orig_ax */
+	iretq
+.Lresume:
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	/* Skip orig_ax, ip and cs; LEA leaves the restored flags alone. */
+	leaq	24(%rsp), %rsp
+	popfq
+	leaq	16(%rsp), %rsp		/* sp and ss */
+SYM_INNER_LABEL(x86_detour_template_end, SYM_L_GLOBAL)
+SYM_DATA_END(x86_detour_template)
+	.popsection

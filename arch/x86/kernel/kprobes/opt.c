@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86 kprobes: jump optimization.
+ *
+ * An optimized site's first five bytes become a JMP rel32 to its detour
+ * buffer, which holds
+ *
+ *   the template (detour.S)   save pt_regs, call the core, restore them
+ *   the region's copy         the instructions the JMP overlaps, moved
+ *   JMP rel32                 back to the first byte after the region
+ *
+ * Overwriting several instructions is only safe if nothing can arrive
+ * inside the region other than by falling through from its first
+ * instruction; the core takes care of CPUs and tasks that are already
+ * there.  arch_prepare_kprobe_opt() decodes the whole probed function
+ * and checks, in this order:
+ *
+ *   1. every instruction of the region can run elsewhere and go straight
+ *      on (no branch, call, return, interrupt-flag change, exception-
+ *      table entry), and the region ends inside the function;
+ *   2. no other text patcher (jump labels, static calls, ftrace,
+ *      alternatives) owns a byte of the region;
+ *   3. no relative branch in the function targets the inside of the
+ *      region;
+ *   4. the function has no indirect jump, which could come from a jump
+ *      table aimed anywhere, and no exception-table entry, whose fixup
+ *      could resume anywhere.
+ */
+#include <linux/kprobes.h>
+#include <linux/kallsyms.h>
+#include <linux/extable.h>
+#include <linux/jump_label.h>
+#include <linux/static_call.h>
+#include <linux/ftrace.h>
+#include <linux/memory.h>
+#include <linux/perf_event.h>
+#include <asm/insn.h>
+#include <asm/text-patching.h>
+#include <asm/alternative.h>
+#include <asm/nospec-branch.h>
+
+#include "internal.h"
+
+/* The retpoline and ITS thunks stand for indirect branches. */
+static bool in_thunks(unsigned long t, const void *array, size_t each)
+{
+	unsigned long start = (unsigned long)array;
+
+	/* Keep the compiler from making a code pointer of start + size. */
+	OPTIMIZER_HIDE_VAR(start);
+	return t - start < 16 * each;
+}
+
+static bool is_indirect_thunk(unsigned long t)
+{
+	if (IS_ENABLED(CONFIG_MITIGATION_RETPOLINE) &&
+	    in_thunks(t, __x86_indirect_thunk_array,
+		      sizeof(retpoline_thunk_t)))
+		return true;
+	if (IS_ENABLED(CONFIG_MITIGATION_CALL_DEPTH_TRACKING) &&
+	    in_thunks(t, __x86_indirect_jump_thunk_array,
+		      sizeof(retpoline_thunk_t)))
+		return true;
+	return IS_ENABLED(CONFIG_MITIGATION_ITS) &&
+	       in_thunks(t, __x86_indirect_its_thunk_array,
+			 sizeof(its_thunk_t));
+}
+
+/* JMP through a register or memory, near or far. */
+static bool is_indirect_jump(struct insn *insn)
+{
+	u8 reg;
+
+	if (insn->opcode.bytes[0] != 0xff || insn->opcode.nbytes != 1)
+		return false;
+	reg = X86_MODRM_REG(insn->modrm.bytes[0]);
+	return reg == 4 || reg == 5;
+}
+
+/*
+ * The target of a relative branch or call at @pos, or 0.  @is_call says
+ * which of the two it is.
+ */
+static unsigned long branch_target(struct insn *insn, unsigned long pos,
+				   bool *is_call)
+{
+	u8 op0 = insn->opcode.bytes[0];
+	u8 op1 = insn->opcode.bytes[1];
+
+	*is_call = op0 == CALL_INSN_OPCODE;
+	switch (op0) {
+	case 0x70 ... 0x7f:		/* Jcc rel8 */
+	case 0xe0 ... 0xe3:		/* LOOP family, JrCXZ */
+	case CALL_INSN_OPCODE:
+	case JMP32_INSN_OPCODE:
+	case JMP8_INSN_OPCODE:
+		break;
+	case 0x0f:			/* Jcc rel32 */
+		if (insn->opcode.nbytes == 2 && (op1 & 0xf0) == 0x80)
+			break;
+		return 0;
+	default:
+		return 0;
+	}
+	return pos + insn->length + insn->immediate.value;
+}
+
+/* Check 1: the region's length, or an error. */
+static int region_length(unsigned long addr, unsigned long func_end)
+{
+	u8 buf[MAX_INSN_SIZE];
+	struct insn insn;
+	int len;
+
+	for (len = 0; len < JMP32_INSN_SIZE; len += insn.length) {
+		if (x86_kprobe_decode(addr + len, &insn, buf))
+			return -EILSEQ;
+		if (!x86_kprobe_relocatable(&insn, addr + len))
+			return -EOPNOTSUPP;
+	}
+	return addr + len <= func_end ? len : -ERANGE;
+}
+
+/* Check 2: somebody else patches bytes of [@addr, @addr + @len). */
+static bool region_reserved(unsigned long addr, int len)
+{
+	void *start = (void *)addr, *end = (void *)(addr + len - 1);
+
+	return jump_label_text_reserved(start, end) ||
+	       static_call_text_reserved(start, end) ||
+	       ftrace_text_reserved(start, end) ||
+	       alternatives_text_reserved(start, end);
+}
+
+/* Checks 3 and 4, over the function [@start, @end). */
+static int check_function(unsigned long start, unsigned long end,
+			  unsigned long addr, int len)
+{
+	u8 buf[MAX_INSN_SIZE];
+	unsigned long pos, target;
+	struct insn insn;
+	bool is_call;
+
+	for (pos = start; pos < end; pos += insn.length) {
+		if (x86_kprobe_decode(pos, &insn, buf))
+			return -EILSEQ;
+		if (search_exception_tables(pos) || is_indirect_jump(&insn))
+			return -EOPNOTSUPP;
+		target = branch_target(&insn, pos, &is_call);
+		if (!target)
+			continue;
+		if (!is_call && is_indirect_thunk(target))
+			return -EOPNOTSUPP;
+		if (target > addr && target < addr + len)
+			return -EBUSY;
+	}
+	return 0;
+}
+
+static bool rel32_reaches(unsigned long next, unsigned long target)
+{
+	s64 rel = (s64)target - (s64)next;
+
+	return rel == (s32)rel;
+}
+
+/*
+ * Write the detour image for @site into @buf, for a detour at @detour.
+ * Return: its length, or a negative error.
+ */
+static int build_detour(struct kprobe_site *site, u8 *buf,
+			kprobe_opcode_t *detour)
+{
+	unsigned long addr = (unsigned long)site->addr;
+	unsigned long back = addr + site->ainsn.opt_len;
+	size_t tlen = x86_detour_template_end - x86_detour_template;
+	size_t imm = x86_detour_addr - x86_detour_template + 2;
+	size_t call = x86_detour_call - x86_detour_template;
+	u8 ibuf[MAX_INSN_SIZE];
+	struct insn insn;
+	size_t pos;
+	int n;
+
+	/* 1. The template, with the address and the callee filled in. */
+	memcpy(buf, x86_detour_template, tlen);
+	if (WARN_ON_ONCE(buf[imm - 2] != 0x48 || buf[imm - 1] != 0xbf))
+		return -EINVAL;			/* not MOVABS to RDI */
+	memcpy(buf + imm, &addr, sizeof(addr));
+	if (!rel32_reaches((unsigned long)detour + call + CALL_INSN_SIZE,
+			   (unsigned long)kprobe_site_hit_optimized))
+		return -ERANGE;
+	__text_gen_insn(buf + call, CALL_INSN_OPCODE, detour + call,
+			kprobe_site_hit_optimized, CALL_INSN_SIZE);
+
+	/* 2. The region's instructions, moved. */
+	for (pos = tlen; pos - tlen < site->ainsn.opt_len; pos += n) {
+		unsigned long from = addr + pos - tlen;
+
+		if (x86_kprobe_decode(from, &insn, ibuf))
+			return -EILSEQ;
+		n = x86_kprobe_relocate(buf + pos, &insn, from,
+					(unsigned long)detour + pos);
+		if (n < 0)
+			return n;
+	}
+
+	/* 3. The way back. */
+	if (!rel32_reaches((unsigned long)detour + pos + JMP32_INSN_SIZE,
+			   back))
+		return -ERANGE;
+	__text_gen_insn(buf + pos, JMP32_INSN_OPCODE, detour + pos,
+			(void *)back, JMP32_INSN_SIZE);
+	return pos + JMP32_INSN_SIZE;
+}
+
+/**
+ * arch_prepare_kprobe_opt - check a site's code and build its detour
+ * @site: an armed site whose instruction runs out of line
+ *
+ * Called under kprobe_text_lock().
+ *
+ * Return: 0 with @site->ainsn.detour ready; -EOPNOTSUPP, -EBUSY, -ERANGE
+ * or -EILSEQ when the code does not allow a jump (see the checks at the
+ * top of this file); -ENOMEM.
+ */
+int arch_prepare_kprobe_opt(struct kprobe_site *site)
+{
+	struct arch_specific_insn *ai = &site->ainsn;
+	unsigned long addr = (unsigned long)site->addr;
+	unsigned long size, off;
+	u8 buf[KPROBE_DETOUR_SIZE], orig[MAX_INSN_SIZE];
+	kprobe_opcode_t *detour;
+	int len, ret;
+
+	lockdep_assert_held(&text_mutex);
+	if (!ai->slot || !ai->boostable ||
+	    !kallsyms_lookup_size_offset(addr, &size, &off))
+		return -EOPNOTSUPP;
+
+	/* 1 and 2: the region. */
+	len = region_length(addr, addr - off + size);
+	if (len < 0)
+		return len;
+	if (region_reserved(addr, len))
+		return -EBUSY;
+
+	/* 3 and 4: the rest of the function. */
+	ret = check_function(addr - off, addr - off + size, addr, len);
+	if (ret)
+		return ret;
+
+	if (x86_kprobe_read_orig(addr, orig) < JMP32_INSN_SIZE)
+		return -EILSEQ;
+	memcpy(ai->opt_orig, orig, JMP32_INSN_SIZE);
+	ai->opt_len = len;
+
+	detour = kprobe_detour_alloc();
+	if (!detour)
+		return -ENOMEM;
+	memset(buf, INT3_INSN_OPCODE, sizeof(buf));
+	ret = build_detour(site, buf, detour);
+	if (ret < 0) {
+		kprobe_detour_free_deferred(detour);
+		return ret;
+	}
+	text_poke(detour, buf, ret);
+	perf_event_text_poke(detour, NULL, 0, buf, ret);
+	ai->detour_copy = x86_detour_template_end - x86_detour_template;
+	/* Published to the breakpoint path by the core's release store. */
+	ai->detour = detour;
+	return 0;
+}
+
+/**
+ * arch_release_kprobe_opt - the site no longer uses its detour
+ * @site: the site
+ *
+ * The detour is freed after the optimizer's next wait.  @ai->detour keeps
+ * pointing at it: a CPU in the breakpoint path may still read it, and
+ * the wait covers that CPU too.
+ */
+void arch_release_kprobe_opt(struct kprobe_site *site)
+{
+	kprobe_detour_free_deferred(site->ainsn.detour);
+}
+
+static void gen_jump(struct kprobe_site *site, u8 *jmp)
+{
+	__text_gen_insn(jmp, JMP32_INSN_OPCODE, site->addr, site->ainsn.detour,
+			JMP32_INSN_SIZE);
+}
+
+/* What the first five bytes hold while the site is a breakpoint. */
+static void gen_breakpoint(struct kprobe_site *site, u8 *bytes)
+{
+	memcpy(bytes, site->ainsn.opt_orig, JMP32_INSN_SIZE);
+	bytes[0] = INT3_INSN_OPCODE;
+}
+
+/**
+ * arch_optimize_kprobe_tail - write the jump's displacement
+ * @site: a queued site whose wait is over; its breakpoint is in place
+ */
+void arch_optimize_kprobe_tail(struct kprobe_site *site)
+{
+	u8 jmp[JMP32_INSN_SIZE];
+
+	lockdep_assert_held(&text_mutex);
+	gen_jump(site, jmp);
+	text_poke(site->addr + 1, jmp + 1, JMP32_INSN_SIZE - 1);
+}
+
+/**
+ * arch_optimize_kprobe_head - replace the breakpoint by the JMP opcode
+ * @site: a site whose displacement is written and synchronized
+ */
+void arch_optimize_kprobe_head(struct kprobe_site *site)
+{
+	u8 jmp[JMP32_INSN_SIZE], old[JMP32_INSN_SIZE];
+
+	lockdep_assert_held(&text_mutex);
+	gen_jump(site, jmp);
+	gen_breakpoint(site, old);
+	text_poke(site->addr, jmp, 1);
+	perf_event_text_poke(site->addr, old, JMP32_INSN_SIZE, jmp,
+			     JMP32_INSN_SIZE);
+}
+
+/**
+ * arch_unoptimize_kprobe_head - put the breakpoint over the JMP opcode
+ * @site: an optimized site
+ */
+void arch_unoptimize_kprobe_head(struct kprobe_site *site)
+{
+	u8 int3 = INT3_INSN_OPCODE;
+
+	lockdep_assert_held(&text_mutex);
+	text_poke(site->addr, &int3, 1);
+}
+
+/**
+ * arch_unoptimize_kprobe_tail - restore the bytes behind the breakpoint
+ * @site: a site whose breakpoint is back and synchronized
+ */
+void arch_unoptimize_kprobe_tail(struct kprobe_site *site)
+{
+	u8 jmp[JMP32_INSN_SIZE], now[JMP32_INSN_SIZE];
+
+	lockdep_assert_held(&text_mutex);
+	gen_jump(site, jmp);
+	gen_breakpoint(site, now);
+	text_poke(site->addr + 1, now + 1, JMP32_INSN_SIZE - 1);
+	perf_event_text_poke(site->addr, jmp, JMP32_INSN_SIZE, now,
+			     JMP32_INSN_SIZE);
+}
+
+/**
+ * arch_kprobe_opt_covers - is @addr inside the region of @site?
+ * @site: a site with a detour
+ * @addr: any address
+ *
+ * Return: true when @addr is one of the bytes the jump replaces.
+ */
+bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr)
+{
+	unsigned long start = (unsigned long)site->addr;
+
+	return addr >= start && addr < start + site->ainsn.opt_len;
+}

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kprobes core: jump optimization.
+ *
+ * A breakpoint costs a trap per hit.  When nothing has to run after the
+ * probed instruction, the breakpoint can be replaced by a jump to a
+ * "detour" buffer, built by the architecture, that saves the registers,
+ * calls kprobe_site_hit_optimized(), restores them, executes copies of
+ * the instructions the jump overwrote (its "region") and jumps back
+ * after them.
+ *
+ * A site qualifies when the arch accepts its region (arch_prepare_kprobe_
+ * opt() checks the code around it), no other probe sits in the region,
+ * it is armed, none of its enabled probes has a post handler, none is a
+ * jprobe, and the switch
+ * /proc/sys/debug/kprobes-optimization is on.  Whenever a batch of text
+ * changes is committed, the sites it touched are looked at again.
+ *
+ * Optimizing a site takes three steps, which the code mirrors:
+ *
+ *   1. Queue (commit, kprobe mutex): build the detour and set the site's
+ *      state to QUEUED.  From now on a CPU that traps on the breakpoint
+ *      continues through the detour's copy of the region and so never
+ *      enters the original region after its first instruction.
+ *   2. Wait (optimizer work, no lock): a CPU or task may still be inside
+ *      the region, having trapped earlier, or been preempted there.  One
+ *      RCU grace period covers interrupt and NMI context, one RCU-tasks
+ *      grace period covers tasks preempted anywhere, PREEMPT included.
+ *   3. Patch (optimizer work, text lock): write the jump behind the
+ *      breakpoint, synchronize, replace the breakpoint by the jump's
+ *      opcode, synchronize.  Every queued site shares the two waits and
+ *      the two synchronizations.
+ *
+ * Unoptimizing goes the other way at the next commit, synchronously:
+ * breakpoint in front of the jump, synchronize, original bytes back,
+ * synchronize.  The detour may still hold a preempted task, so it is
+ * freed by the optimizer after its next wait (kprobe_detour_free_deferred).
+ * Registering a probe inside an optimized region unoptimizes the site
+ * first (kprobe_opt_clear_region_locked()).
+ *
+ * A detour calls in with the probe address, not the site: a task
+ * preempted in a detour before the call may resume after the site is
+ * gone, and then simply finds no site.
+ */
+#include <linux/kprobes.h>
+#include <linux/memory.h>
+#include <linux/sysctl.h>
+#include <linux/workqueue.h>
+#include <linux/rcupdate.h>
+#include <linux/rcupdate_wait.h>
+#include <kunit/visibility.h>
+
+#include "internal.h"
+
+/* Let a burst of registrations queue up before the optimizer waits. */
+#define OPTIMIZE_DELAY		5
+
+static bool opt_enabled = true;
+static LIST_HEAD(opt_queue);		/* QUEUED sites, by opt_link */
+static LIST_HEAD(opt_waiting);		/* WAITING sites, by opt_link */
+
+static void kprobe_optimizer(struct work_struct *work);
+static DECLARE_DELAYED_WORK(opt_work, kprobe_optimizer);
+
+static bool site_wants_jump(struct kprobe_site *site)
+{
+	struct kprobe *p;
+
+	if (!opt_enabled || site->opt_refused ||
+	    !kprobe_site_wants_armed(site))
+		return false;
+	list_for_each_entry(p, &site->probes, list) {
+		if (kprobe_is_jprobe(p))
+			return false;
+		if (!kprobe_disabled(p) && p->post_handler)
+			return false;
+	}
+	return true;
+}
+
+static void site_tag_probes(struct kprobe_site *site, bool optimized)
+{
+	struct kprobe *p;
+
+	list_for_each_entry(p, &site->probes, list) {
+		if (optimized)
+			p->flags |= KPROBE_FLAG_OPTIMIZED;
+		else
+			p->flags &= ~KPROBE_FLAG_OPTIMIZED;
+	}
+}
+
+/*
+ * Is another probed instruction inside @site's region?  Its breakpoint
+ * would never be reached.  Sites left without probes are on their way
+ * out and do not count.
+ */
+static bool region_has_other_site(struct kprobe_site *site)
+{
+	unsigned long addr = (unsigned long)site->addr;
+	struct kprobe_site *q;
+	int d;
+
+	for (d = 1; d < KPROBE_OPT_MAX_REGION; d++) {
+		if (!arch_kprobe_opt_covers(site, addr + d))
+			break;
+		q = get_kprobe_site((kprobe_opcode_t *)(addr + d));
+		if (q && !list_empty(&q->probes))
+			return true;
+	}
+	return false;
+}
+
+/* Step 1: build the detour and queue the site. */
+static void site_queue_locked(struct kprobe_site *site)
+{
+	int ret;
+
+	lockdep_assert_held(&text_mutex);
+	ret = arch_prepare_kprobe_opt(site);
+	if (ret) {
+		site->opt_refused = true;
+		return;
+	}
+	/* Not refused for good: the other site may go away. */
+	if (region_has_other_site(site)) {
+		arch_release_kprobe_opt(site);
+		schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
+		return;
+	}
+	/* The detour is complete before any CPU is sent into it. */
+	smp_store_release(&site->opt, KPROBE_OPT_QUEUED);
+	list_add_tail(&site->opt_link, &opt_queue);
+	schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
+}
+
+/*
+ * Forget @site's optimization; its jump, if any, is out of the text.
+ * The detour is freed after the optimizer's next wait.
+ */
+static void site_retire_locked(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	list_del_init(&site->opt_link);
+	site_tag_probes(site, false);
+	WRITE_ONCE(site->opt, KPROBE_OPT_NONE);
+	arch_release_kprobe_opt(site);
+	schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
+}
+
+/* Take the jump of one optimized site out, synchronizing on the way. */
+static void site_unoptimize_now_locked(struct kprobe_site *site)
+{
+	lockdep_assert_held(&text_mutex);
+	arch_unoptimize_kprobe_head(site);
+	arch_kprobe_text_sync();
+	arch_unoptimize_kprobe_tail(site);
+	arch_kprobe_text_sync();
+}
+
+/* Sites whose region may have held @addr's site get another look. */
+static void mark_neighbours_dirty(unsigned long addr)
+{
+	struct kprobe_site *q;
+	int d;
+
+	for (d = 1; d < KPROBE_OPT_MAX_REGION; d++) {
+		q = get_kprobe_site((kprobe_opcode_t *)(addr - d));
+		if (q)
+			kprobe_site_mark_dirty_locked(q);
+	}
+}
+
+/**
+ * kprobe_opt_clear_region_locked - a new site is about to go at @addr
+ * @addr: the new site's address
+ *
+ * A site optimized (or about to be) over @addr is unoptimized now, before
+ * @addr is decoded or armed.  It is looked at again at the next commit,
+ * when the arch sees the new site in its way.
+ */
+void kprobe_opt_clear_region_locked(unsigned long addr)
+{
+	struct kprobe_site *q;
+	int d;
+
+	lockdep_assert_held(&text_mutex);
+	for (d = 1; d < KPROBE_OPT_MAX_REGION; d++) {
+		q = get_kprobe_site((kprobe_opcode_t *)(addr - d));
+		if (!q || q->opt == KPROBE_OPT_NONE ||
+		    !arch_kprobe_opt_covers(q, addr))
+			continue;
+		if (q->opt == KPROBE_OPT_DONE)
+			site_unoptimize_now_locked(q);
+		site_retire_locked(q);
+		kprobe_site_mark_dirty_locked(q);
+	}
+}
+
+/**
+ * kprobe_opt_kill_locked - @site's text is being freed
+ * @site: the site
+ *
+ * Drops the optimization without touching the text.
+ */
+void kprobe_opt_kill_locked(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	if (site->opt != KPROBE_OPT_NONE)
+		site_retire_locked(site);
+}
+
+/**
+ * kprobe_opt_commit_locked - act on the sites a batch touched
+ * @dirty: the sites, linked by &struct kprobe_site.dirty
+ *
+ * Called by the core at the end of every batch of text changes, after it
+ * synchronized them.  Jumps that must go are taken out, all of them
+ * sharing each synchronization; sites that now qualify are queued for the
+ * optimizer and sites that no longer do leave its queue.
+ */
+void kprobe_opt_commit_locked(struct list_head *dirty)
+{
+	struct kprobe_site *site;
+	bool undo = false, disarm = false;
+
+	lockdep_assert_held(&kprobe_mutex);
+	lockdep_assert_held(&text_mutex);
+
+	/* 1. A site that goes may have kept a neighbour from optimizing. */
+	list_for_each_entry(site, dirty, dirty) {
+		if (list_empty(&site->probes))
+			mark_neighbours_dirty((unsigned long)site->addr);
+	}
+
+	/* 2. Jumps that must go: a breakpoint in front of each first. */
+	list_for_each_entry(site, dirty, dirty) {
+		if (site->opt != KPROBE_OPT_DONE || site_wants_jump(site))
+			continue;
+		arch_unoptimize_kprobe_head(site);
+		WRITE_ONCE(site->opt, KPROBE_OPT_UNDOING);
+		undo = true;
+	}
+
+	if (undo) {
+		/* 3. Then the original bytes behind the breakpoints. */
+		arch_kprobe_text_sync();
+		list_for_each_entry(site, dirty, dirty) {
+			if (site->opt == KPROBE_OPT_UNDOING)
+				arch_unoptimize_kprobe_tail(site);
+		}
+		arch_kprobe_text_sync();
+
+		/* 4. Plain breakpoints now; some should not even be armed. */
+		list_for_each_entry(site, dirty, dirty) {
+			if (site->opt != KPROBE_OPT_UNDOING)
+				continue;
+			site_retire_locked(site);
+			if (!kprobe_site_wants_armed(site)) {
+				arch_disarm_kprobe_site(site);
+				site->armed = false;
+				disarm = true;
+			}
+		}
+		if (disarm)
+			arch_kprobe_text_sync();
+	}
+
+	/* 5. Queue the sites that qualify now, drop those that do not. */
+	list_for_each_entry(site, dirty, dirty) {
+		bool want = site_wants_jump(site);
+
+		switch (site->opt) {
+		case KPROBE_OPT_NONE:
+			if (want)
+				site_queue_locked(site);
+			break;
+		case KPROBE_OPT_QUEUED:
+		case KPROBE_OPT_WAITING:
+			if (!want)
+				site_retire_locked(site);
+			break;
+		case KPROBE_OPT_DONE:
+			site_tag_probes(site, true);	/* newcomers */
+			break;
+		}
+	}
+}
+
+/* Steps 2 and 3 for every queued site; also frees retired detours. */
+static void kprobe_optimizer(struct work_struct *work)
+{
+	struct kprobe_site *site, *tmp;
+	bool gc, wait;
+
+	mutex_lock(&kprobe_mutex);
+	list_for_each_entry(site, &opt_queue, opt_link)
+		WRITE_ONCE(site->opt, KPROBE_OPT_WAITING);
+	list_splice_tail_init(&opt_queue, &opt_waiting);
+	gc = kprobe_slots_gc_begin_locked();
+	wait = !list_empty(&opt_waiting);
+	mutex_unlock(&kprobe_mutex);
+	if (!gc && !wait)
+		return;
+
+	/*
+	 * 2. Nobody may be inside a waiting site's region or a retired
+	 * detour any more: interrupt and NMI context end within an RCU
+	 * grace period, preempted tasks within an RCU-tasks one.
+	 */
+	synchronize_rcu();
+	synchronize_rcu_tasks();
+
+	mutex_lock(&kprobe_mutex);
+	kprobe_slots_gc_end_locked();
+	if (list_empty(&opt_waiting))
+		goto out;
+
+	/* 3. The jumps: tails first, then the opcodes over the breakpoints. */
+	kprobe_text_lock();
+	list_for_each_entry(site, &opt_waiting, opt_link)
+		arch_optimize_kprobe_tail(site);
+	arch_kprobe_text_sync();
+	list_for_each_entry_safe(site, tmp, &opt_waiting, opt_link) {
+		arch_optimize_kprobe_head(site);
+		WRITE_ONCE(site->opt, KPROBE_OPT_DONE);
+		list_del_init(&site->opt_link);
+		site_tag_probes(site, true);
+	}
+	arch_kprobe_text_sync();
+	kprobe_text_unlock();
+out:
+	mutex_unlock(&kprobe_mutex);
+}
+
+/**
+ * wait_for_kprobe_optimizer - let queued optimizations finish
+ *
+ * Returns once no site waits to be optimized and no optimizer pass is
+ * pending or running.  May sleep for a few grace periods.
+ */
+void wait_for_kprobe_optimizer(void)
+{
+	bool busy;
+
+	for (;;) {
+		mutex_lock(&kprobe_mutex);
+		busy = !list_empty(&opt_queue) || !list_empty(&opt_waiting) ||
+		       delayed_work_pending(&opt_work);
+		mutex_unlock(&kprobe_mutex);
+		if (!busy)
+			return;
+		flush_delayed_work(&opt_work);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(wait_for_kprobe_optimizer);
+
+/**
+ * kprobes_set_optimization - the debug.kprobes-optimization switch
+ * @on: false takes every jump out before returning; true queues every
+ *	site that qualifies
+ */
+void kprobes_set_optimization(bool on)
+{
+	mutex_lock(&kprobe_mutex);
+	if (opt_enabled != on) {
+		opt_enabled = on;
+		kprobes_update_all_locked();
+	}
+	mutex_unlock(&kprobe_mutex);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobes_set_optimization);
+
+/**
+ * kprobes_optimization_enabled - read the switch
+ *
+ * Return: true when sites are optimized.
+ */
+bool kprobes_optimization_enabled(void)
+{
+	return READ_ONCE(opt_enabled);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobes_optimization_enabled);
+
+static int proc_kprobes_optimization(const struct ctl_table *table, int write,
+				     void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int val = kprobes_optimization_enabled();
+	struct ctl_table tmp = *table;
+	int ret;
+
+	tmp.data = &val;
+	ret = proc_dointvec_minmax(&tmp, write, buffer, lenp, ppos);
+	if (!ret && write)
+		kprobes_set_optimization(val);
+	return ret;
+}
+
+static struct ctl_table kprobe_opt_sysctls[] = {
+	{
+		.procname	= "kprobes-optimization",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_kprobes_optimization,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+};
+
+static int __init kprobe_opt_sysctl_init(void)
+{
+	register_sysctl_init("debug", kprobe_opt_sysctls);
+	return 0;
+}
+late_initcall(kprobe_opt_sysctl_init);

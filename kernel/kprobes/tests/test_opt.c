@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit: jump optimization on x86.  The targets are in opt_targets_x86.S;
+ * kpt_opt_plain is the one every check accepts.  A probe reported
+ * optimized must show it in the text (a JMP at its address), take no
+ * breakpoint trap per hit, and run its handlers as a breakpoint would.
+ */
+#include <kunit/test.h>
+#include <kunit/test-bug.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/delay.h>
+#include <linux/irqflags.h>
+#include <asm/text-patching.h>
+
+#include "tests.h"
+#include "insn_targets_x86.h"
+
+#define REGION_BYTES	8	/* enough to see any jump or breakpoint */
+#define PLAIN_AT	KPT_OPT_AT(kpt_opt_plain)
+#define RIP_AT		KPT_OPT_AT(kpt_opt_rip)
+
+struct opt_ctx {
+	struct kprobe kp;
+	atomic_t pre;
+	int post;
+	bool irqs_off;
+	bool running_is_us;
+	unsigned long ip;
+	unsigned long di;
+	long new_di;
+	void *redirect;
+};
+
+static struct opt_ctx *octx(struct kprobe *p)
+{
+	return container_of(p, struct opt_ctx, kp);
+}
+
+static int opt_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct opt_ctx *c = octx(p);
+
+	atomic_inc(&c->pre);
+	c->irqs_off = irqs_disabled();
+	c->running_is_us = kprobe_running() == p;
+	c->ip = regs->ip;
+	c->di = regs->di;
+	if (c->new_di)
+		regs->di = c->new_di;
+	if (!c->redirect)
+		return 0;
+	regs->ip = (unsigned long)c->redirect;
+	return 1;
+}
+
+static void opt_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
+	octx(p)->post++;
+}
+
+static int opt_suite_init(struct kunit_suite *suite)
+{
+	kprobes_set_optimization(true);
+	return 0;
+}
+
+static struct opt_ctx *new_ctx(struct kunit *test, const u8 *where)
+{
+	struct opt_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->kp.addr = (kprobe_opcode_t *)where;
+	c->kp.pre_handler = opt_pre;
+	return c;
+}
+
+static void add_probe(struct kunit *test, struct opt_ctx *c)
+{
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &c->kp), 0);
+	wait_for_kprobe_optimizer();
+}
+
+static bool text_is_jump(const u8 *where)
+{
+	return where[0] == JMP32_INSN_OPCODE;
+}
+
+static void snapshot(const u8 *where, u8 *bytes)
+{
+	memcpy(bytes, where, REGION_BYTES);
+}
+
+static void optimized_hit_takes_the_detour(struct kunit *test)
+{
+	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
+	unsigned long traps;
+	unsigned long flags;
+
+	add_probe(test, c);
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_TRUE(test, text_is_jump(PLAIN_AT));
+
+	traps = kprobe_trap_count();
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(4), 7L);
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 1);
+
+	/* What the handler saw is what a breakpoint would have shown. */
+	KUNIT_EXPECT_EQ(test, c->ip, (unsigned long)PLAIN_AT + 1);
+	KUNIT_EXPECT_EQ(test, c->di, 4UL);
+	KUNIT_EXPECT_TRUE(test, c->irqs_off);
+	KUNIT_EXPECT_TRUE(test, c->running_is_us);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+
+	/* The caller's interrupt flag comes back as it was. */
+	local_irq_save(flags);
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(1), 4L);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 2);
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
+}
+
+static void optimized_rip_relative_copy(struct kunit *test)
+{
+	struct opt_ctx *c = new_ctx(test, RIP_AT);
+
+	add_probe(test, c);
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_rip(), (long)kpt_data + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 1);
+}
+
+static void optimized_handler_changes_regs(struct kunit *test)
+{
+	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
+	unsigned long traps;
+
+	c->new_di = 10;
+	add_probe(test, c);
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(4), 13L);
+
+	/* Taking over regs->ip works without unoptimizing. */
+	c->new_di = 0;
+	c->redirect = kpt_opt_alt;
+	traps = kprobe_trap_count();
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(4), -1L);
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 2);
+}
+
+/* @where must stay a breakpoint, and still work. */
+static void expect_refused(struct kunit *test, const u8 *where)
+{
+	struct opt_ctx *c = new_ctx(test, where);
+
+	add_probe(test, c);
+	KUNIT_EXPECT_FALSE_MSG(test, kprobe_optimized(&c->kp), "%ps", where);
+	KUNIT_EXPECT_EQ(test, where[0], INT3_INSN_OPCODE);
+	unregister_kprobe(&c->kp);
+}
+
+static void safety_checks_refuse(struct kunit *test)
+{
+	long v = 4;
+
+	expect_refused(test, KPT_OPT_AT(kpt_opt_jump_in));
+	KUNIT_EXPECT_EQ(test, kpt_opt_jump_in(0), 3L);
+	KUNIT_EXPECT_EQ(test, kpt_opt_jump_in(5), 6L);
+
+	expect_refused(test, KPT_OPT_AT(kpt_opt_indirect));
+	KUNIT_EXPECT_EQ(test, kpt_opt_indirect(1, NULL), 4L);
+
+	expect_refused(test, KPT_OPT_AT(kpt_opt_extable));
+	KUNIT_EXPECT_EQ(test, kpt_opt_extable(&v), 9L);
+
+	expect_refused(test, KPT_OPT_AT(kpt_opt_call));
+	KUNIT_EXPECT_EQ(test, kpt_opt_call(), 42L);
+
+	/* The control: the same shape without the hazard is optimized. */
+	add_probe(test, new_ctx(test, PLAIN_AT));
+	KUNIT_EXPECT_TRUE(test, text_is_jump(PLAIN_AT));
+}
+
+static void disable_and_unregister_unoptimize(struct kunit *test)
+{
+	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
+	u8 orig[REGION_BYTES], now[REGION_BYTES];
+
+	snapshot(PLAIN_AT, orig);
+	add_probe(test, c);
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+
+	/* Disabled: the original text, at once. */
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&c->kp), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&c->kp));
+	snapshot(PLAIN_AT, now);
+	KUNIT_EXPECT_MEMEQ(test, now, orig, REGION_BYTES);
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(1), 4L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 0);
+
+	/* Enabled again: optimized again. */
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&c->kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(1), 4L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 1);
+
+	/* Unregistered: the original text. */
+	unregister_kprobe(&c->kp);
+	snapshot(PLAIN_AT, now);
+	KUNIT_EXPECT_MEMEQ(test, now, orig, REGION_BYTES);
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(1), 4L);
+}
+
+static void post_handler_unoptimizes(struct kunit *test)
+{
+	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
+	struct opt_ctx *d = new_ctx(test, PLAIN_AT);
+
+	add_probe(test, c);
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+
+	d->kp.post_handler = opt_post;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &d->kp), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&d->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	KUNIT_EXPECT_EQ(test, d->post, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 1);
+
+	/* The post handler gone, the site is optimized again. */
+	unregister_kprobe(&d->kp);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
+
+	/* A probe without post handler joins an optimized site. */
+	d->kp.addr = (kprobe_opcode_t *)PLAIN_AT;
+	d->kp.post_handler = NULL;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &d->kp), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&d->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->pre), 2);	/* 1 before */
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 2);
+}
+
+static void probe_in_region_unoptimizes(struct kunit *test)
+{
+	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
+	struct opt_ctx *d = new_ctx(test, PLAIN_AT + 3);
+
+	add_probe(test, c);
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &d->kp), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&c->kp));
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->pre), 1);
+
+	unregister_kprobe(&d->kp);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
+}
+
+static void switch_unoptimizes_all(struct kunit *test)
+{
+	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
+	struct opt_ctx *d = new_ctx(test, RIP_AT);
+
+	add_probe(test, c);
+	add_probe(test, d);
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&d->kp));
+
+	kprobes_set_optimization(false);
+	KUNIT_EXPECT_FALSE(test, kprobes_optimization_enabled());
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&d->kp));
+	KUNIT_EXPECT_EQ(test, PLAIN_AT[0], INT3_INSN_OPCODE);
+	/* New probes stay breakpoints too. */
+	unregister_kprobe(&c->kp);
+	c->kp.addr = (kprobe_opcode_t *)PLAIN_AT;
+	add_probe(test, c);
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(0), 3L);
+
+	kprobes_set_optimization(true);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&d->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(0), 3L);
+	KUNIT_EXPECT_EQ(test, kpt_opt_rip(), (long)kpt_data + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->pre), 1);
+}
+
+static int call_inner_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpt_opt_plain(0);
+	return 0;
+}
+
+static void nested_hit_is_missed(struct kunit *test)
+{
+	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
+	struct opt_ctx *outer = new_ctx(test, RIP_AT);
+
+	add_probe(test, c);
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+	outer->kp.pre_handler = call_inner_pre;
+	add_probe(test, outer);
+
+	KUNIT_EXPECT_EQ(test, kpt_opt_rip(), (long)kpt_data + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 0);
+	KUNIT_EXPECT_EQ(test, c->kp.nmissed, 1UL);
+}
+
+/* Stress: other CPUs hit the probe while its optimization flips. */
+struct hammer {
+	struct completion done;
+	atomic_t *stop;
+	long calls;
+	long wrong;
+};
+
+static int hammer_fn(void *data)
+{
+	struct hammer *h = data;
+
+	while (!atomic_read(h->stop)) {
+		if (kpt_opt_plain(h->calls) != h->calls + 3)
+			h->wrong++;
+		h->calls++;
+		/* Sleep now and then: RCU-tasks waits for that. */
+		if (!(h->calls & 255))
+			schedule_timeout_uninterruptible(1);
+	}
+	complete(&h->done);
+	return 0;
+}
+
+static void flip_while_hit(struct kunit *test)
+{
+	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
+	struct opt_ctx *d = new_ctx(test, PLAIN_AT + 3);
+	struct hammer h[2] = {};
+	atomic_t stop = ATOMIC_INIT(0);
+	long calls = 0;
+	int i, cpu;
+
+	add_probe(test, c);
+	for (i = 0; i < ARRAY_SIZE(h); i++) {
+		struct task_struct *t;
+
+		init_completion(&h[i].done);
+		h[i].stop = &stop;
+		t = kthread_create(hammer_fn, &h[i], "kpt_hammer/%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		cpu = cpumask_next(i, cpu_online_mask);
+		if (cpu < nr_cpu_ids)
+			kthread_bind(t, cpu);
+		wake_up_process(t);
+	}
+
+	for (i = 0; i < 12; i++) {
+		switch (i % 4) {
+		case 0:
+			kprobes_set_optimization(false);
+			break;
+		case 1:
+			kprobes_set_optimization(true);
+			break;
+		case 2:
+			/* Queued, then dropped before the optimizer ran. */
+			kprobes_set_optimization(false);
+			kprobes_set_optimization(true);
+			kprobes_set_optimization(false);
+			kprobes_set_optimization(true);
+			break;
+		case 3:
+			d->kp.addr = (kprobe_opcode_t *)PLAIN_AT + 3;
+			KUNIT_EXPECT_EQ(test, register_kprobe(&d->kp), 0);
+			msleep(5);
+			unregister_kprobe(&d->kp);
+			break;
+		}
+		wait_for_kprobe_optimizer();
+		msleep(5);
+	}
+
+	atomic_set(&stop, 1);
+	for (i = 0; i < ARRAY_SIZE(h); i++) {
+		wait_for_completion(&h[i].done);
+		KUNIT_EXPECT_EQ(test, h[i].wrong, 0L);
+		calls += h[i].calls;
+	}
+	kunit_info(test, "%ld calls, %d hits, %lu missed\n", calls,
+		   atomic_read(&c->pre), c->kp.nmissed);
+	KUNIT_EXPECT_GT(test, calls, 0L);
+	/* Every call is a hit, or a miss while a task sat in a detour. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre) + (long)c->kp.nmissed,
+			calls);
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
+}
+
+static struct kunit_case opt_cases[] = {
+	KUNIT_CASE(optimized_hit_takes_the_detour),
+	KUNIT_CASE(optimized_rip_relative_copy),
+	KUNIT_CASE(optimized_handler_changes_regs),
+	KUNIT_CASE(safety_checks_refuse),
+	KUNIT_CASE(disable_and_unregister_unoptimize),
+	KUNIT_CASE(post_handler_unoptimizes),
+	KUNIT_CASE(probe_in_region_unoptimizes),
+	KUNIT_CASE(switch_unoptimizes_all),
+	KUNIT_CASE(nested_hit_is_missed),
+	KUNIT_CASE_SLOW(flip_while_hit),
+	{}
+};
+
+static struct kunit_suite opt_suite = {
+	.name = "kprobes_opt",
+	.suite_init = opt_suite_init,
+	.test_cases = opt_cases,
+};
+
+kunit_test_suite(opt_suite);
