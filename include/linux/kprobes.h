@@ -415,9 +415,10 @@ int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
  * text lock held, except arch_kprobe_opt_covers() (kprobe mutex).
  *
  * arch_prepare_kprobe_opt()	check that the site's code allows a jump
- *				and build its detour; an error means never
- *				(other probes in the region are the core's
- *				business)
+ *				and build its detour; -EAGAIN when only
+ *				another probe in the region (asked with
+ *				kprobe_opt_region_taken()) is in the way,
+ *				any other error means never
  * arch_release_kprobe_opt()	hand the detour to the deferred free
  * arch_optimize_kprobe_tail()	write all but the first byte of the jump
  *				(the breakpoint stays in front of it)
@@ -438,6 +439,7 @@ void arch_unoptimize_kprobe_head(struct kprobe_site *site);
 void arch_unoptimize_kprobe_tail(struct kprobe_site *site);
 bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr);
 bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs);
+bool kprobe_opt_region_taken(unsigned long addr, int len);
 
 /* Executable slots for out-of-line copies; kprobe mutex held. */
 kprobe_opcode_t *kprobe_slot_alloc(void);

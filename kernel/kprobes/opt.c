@@ -90,20 +90,24 @@ static void site_tag_probes(struct kprobe_site *site, bool optimized)
 	}
 }
 
-/*
- * Is another probed instruction inside @site's region?  Its breakpoint
- * would never be reached.  Sites left without probes are on their way
- * out and do not count.
+/**
+ * kprobe_opt_region_taken - is another probe inside a would-be region?
+ * @addr: the site to optimize
+ * @len: the length of its region
+ *
+ * For arch_prepare_kprobe_opt(): the breakpoint of such a probe would
+ * never be reached.  Sites left without probes are on their way out and
+ * do not count.  Kprobe mutex held.
+ *
+ * Return: true if there is one.
  */
-static bool region_has_other_site(struct kprobe_site *site)
+bool kprobe_opt_region_taken(unsigned long addr, int len)
 {
-	unsigned long addr = (unsigned long)site->addr;
 	struct kprobe_site *q;
 	int d;
 
-	for (d = 1; d < KPROBE_OPT_MAX_REGION; d++) {
-		if (!arch_kprobe_opt_covers(site, addr + d))
-			break;
+	lockdep_assert_held(&kprobe_mutex);
+	for (d = 1; d < len; d++) {
 		q = get_kprobe_site((kprobe_opcode_t *)(addr + d));
 		if (q && !list_empty(&q->probes))
 			return true;
@@ -119,13 +123,8 @@ static void site_queue_locked(struct kprobe_site *site)
 	lockdep_assert_held(&text_mutex);
 	ret = arch_prepare_kprobe_opt(site);
 	if (ret) {
-		site->opt_refused = true;
-		return;
-	}
-	/* Not refused for good: the other site may go away. */
-	if (region_has_other_site(site)) {
-		arch_release_kprobe_opt(site);
-		schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
+		/* Another probe in the way may go; memory may come back. */
+		site->opt_refused = ret != -EAGAIN && ret != -ENOMEM;
 		return;
 	}
 	/* The detour is complete before any CPU is sent into it. */

@@ -219,9 +219,10 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
  *
  * Called under kprobe_text_lock().
  *
- * Return: 0 with @site->ainsn.detour ready; -EOPNOTSUPP, -EBUSY, -ERANGE
- * or -EILSEQ when the code does not allow a jump (see the checks at the
- * top of this file); -ENOMEM.
+ * Return: 0 with @site->ainsn.detour ready; -EAGAIN while another probe
+ * sits in the region; -EOPNOTSUPP, -EBUSY, -ERANGE or -EILSEQ when the
+ * code does not allow a jump (see the checks at the top of this file);
+ * -ENOMEM.
  */
 int arch_prepare_kprobe_opt(struct kprobe_site *site)
 {
@@ -237,12 +238,14 @@ int arch_prepare_kprobe_opt(struct kprobe_site *site)
 	    !kallsyms_lookup_size_offset(addr, &size, &off))
 		return -EOPNOTSUPP;
 
-	/* 1 and 2: the region. */
+	/* 1 and 2: the region, and nobody else's breakpoint in it. */
 	len = region_length(addr, addr - off + size);
 	if (len < 0)
 		return len;
 	if (region_reserved(addr, len))
 		return -EBUSY;
+	if (kprobe_opt_region_taken(addr, len))
+		return -EAGAIN;
 
 	/* 3 and 4: the rest of the function. */
 	ret = check_function(addr - off, addr - off + size, addr, len);
