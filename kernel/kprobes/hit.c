@@ -241,10 +241,13 @@ NOKPROBE_SYMBOL(kprobe_site_hit);
  * @regs: registers the detour saved; regs->ip is still to be set
  *
  * Called by the detour with interrupts enabled or not, as the probed
- * code had them.  The handlers see what they would see after a
- * breakpoint: regs->ip just past it, interrupts off, kprobe_running()
- * set.  A site that is no longer optimized (a task was preempted in the
- * detour meanwhile) counts the hit as missed, or is gone.
+ * code had them, and the handlers run that way, with preemption
+ * disabled (as on the stock kernel, and as for return handlers).  An
+ * interrupt that hits a probe meanwhile counts as a nested hit.
+ * Otherwise the handlers see what a breakpoint would show them: regs->ip
+ * just past it, kprobe_running() set.  A site that is no longer
+ * optimized (a task was preempted in the detour meanwhile) counts the
+ * hit as missed, or is gone.
  *
  * Return: true when a pre handler took over regs->ip: the detour must
  * resume at regs->ip instead of running the region's instructions.
@@ -253,10 +256,10 @@ bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs)
 {
 	struct kprobe_site *site;
 	struct kprobe_frame *f;
-	unsigned long flags;
 	bool took_over = false;
 
-	local_irq_save(flags);
+	/* RCU-sched reader for the lookup; handlers do not migrate. */
+	preempt_disable_notrace();
 	site = get_kprobe_site((kprobe_opcode_t *)addr);
 	if (!site)
 		goto out;
@@ -273,7 +276,7 @@ bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs)
 	took_over = site_run_pre(site, regs);
 	frame_pop();
 out:
-	local_irq_restore(flags);
+	preempt_enable_notrace();
 	return took_over;
 }
 

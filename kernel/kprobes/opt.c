@@ -157,7 +157,10 @@ static void site_unoptimize_now_locked(struct kprobe_site *site)
 	arch_kprobe_text_sync();
 }
 
-/* Sites whose region may have held @addr's site get another look. */
+/*
+ * Sites whose region may have held @addr's site get another look, unless
+ * they are optimized already or never will be.
+ */
 static void mark_neighbours_dirty(unsigned long addr)
 {
 	struct kprobe_site *q;
@@ -165,7 +168,7 @@ static void mark_neighbours_dirty(unsigned long addr)
 
 	for (d = 1; d < KPROBE_OPT_MAX_REGION; d++) {
 		q = get_kprobe_site((kprobe_opcode_t *)(addr - d));
-		if (q)
+		if (q && q->opt == KPROBE_OPT_NONE && !q->opt_refused)
 			kprobe_site_mark_dirty_locked(q);
 	}
 }

@@ -24,7 +24,7 @@ struct opt_ctx {
 	struct kprobe kp;
 	atomic_t pre;
 	int post;
-	bool irqs_off;
+	bool preempt_off;
 	bool running_is_us;
 	unsigned long ip;
 	unsigned long di;
@@ -42,7 +42,7 @@ static int opt_pre(struct kprobe *p, struct pt_regs *regs)
 	struct opt_ctx *c = octx(p);
 
 	atomic_inc(&c->pre);
-	c->irqs_off = irqs_disabled();
+	c->preempt_off = !preemptible();
 	c->running_is_us = kprobe_running() == p;
 	c->ip = regs->ip;
 	c->di = regs->di;
@@ -110,7 +110,7 @@ static void optimized_hit_takes_the_detour(struct kunit *test)
 	/* What the handler saw is what a breakpoint would have shown. */
 	KUNIT_EXPECT_EQ(test, c->ip, (unsigned long)PLAIN_AT + 1);
 	KUNIT_EXPECT_EQ(test, c->di, 4UL);
-	KUNIT_EXPECT_TRUE(test, c->irqs_off);
+	KUNIT_EXPECT_TRUE(test, c->preempt_off);
 	KUNIT_EXPECT_TRUE(test, c->running_is_us);
 	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 	KUNIT_EXPECT_NULL(test, kprobe_running());

@@ -27,7 +27,7 @@ probe_hits() {  # probe_hits DEF EVENT: define, enable, fork, expect a hit
 }
 
 echo "KTAP version 1"
-echo "1..11"
+echo "1..12"
 check debugfs_list_readable cat $DBG/list
 check debugfs_enabled_is_1 grep -qx 1 $DBG/enabled
 check debugfs_blacklist_format sh -c "head -n 1 $DBG/blacklist | grep -Eq '^0x[0-9a-f]+-0x[0-9a-f]+[[:space:]]+[^[:space:]]+'"
@@ -110,3 +110,45 @@ jprobe_sample() {
 	return $rc
 }
 check jprobe_sample_sees_arguments jprobe_sample
+
+# Jump optimization: an enabled probe without post handler becomes
+# [OPTIMIZED] shortly after it is armed; the sysctl takes every jump out
+# (at once) and puts them back.  Hits go on throughout.
+wait_tag() {  # wait_tag PATTERN: up to 10 s for a list line with it
+	local i=0
+	while [ $i -lt 50 ]; do
+		grep 'kernel_clone' $DBG/list | grep -q "$1" && return 0
+		sleep 0.2; i=$((i + 1))
+	done
+	echo "no kernel_clone line with $1:"; cat $DBG/list
+	return 1
+}
+optimization_switch() {
+	local rc=0 sysctl=/proc/sys/debug/kprobes-optimization
+	grep -qx 1 $sysctl || { echo "$sysctl does not read 1"; return 1; }
+	echo 'p:kprobes/kp_opt kernel_clone' >>$TR/kprobe_events || return 1
+	echo 1 >$TR/events/kprobes/kp_opt/enable
+	wait_tag OPTIMIZED || rc=1
+	echo 0 >$sysctl
+	grep -qx 0 $sysctl || { echo "$sysctl did not read 0"; rc=1; }
+	if grep 'kernel_clone' $DBG/list | grep -q OPTIMIZED; then
+		echo "still optimized after writing 0"; rc=1
+	fi
+	echo >$TR/trace
+	/bin/true
+	grep -q ' kp_opt:' $TR/trace || { echo "no hit unoptimized"; rc=1; }
+	echo 1 >$sysctl
+	wait_tag OPTIMIZED || rc=1
+	echo >$TR/trace
+	/bin/true
+	grep -q ' kp_opt:' $TR/trace || { echo "no hit optimized"; rc=1; }
+	echo 0 >$TR/events/kprobes/kp_opt/enable
+	echo '-:kp_opt' >>$TR/kprobe_events
+	return $rc
+}
+if grep -q '^CONFIG_OPTPROBES=y' /etc/kernel.config; then
+	check optimization_sysctl_and_tag optimization_switch
+else
+	n=$((n + 1))
+	echo "ok $n optimization_sysctl_and_tag # SKIP CONFIG_OPTPROBES is off"
+fi

@@ -242,10 +242,10 @@ int arch_prepare_kprobe_opt(struct kprobe_site *site)
 	len = region_length(addr, addr - off + size);
 	if (len < 0)
 		return len;
-	if (region_reserved(addr, len))
-		return -EBUSY;
 	if (kprobe_opt_region_taken(addr, len))
 		return -EAGAIN;
+	if (region_reserved(addr, len))
+		return -EBUSY;
 
 	/* 3 and 4: the rest of the function. */
 	ret = check_function(addr - off, addr - off + size, addr, len);
