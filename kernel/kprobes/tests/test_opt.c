@@ -389,12 +389,12 @@ static void flip_while_hit(struct kunit *test)
 		case 3:
 			d->kp.addr = (kprobe_opcode_t *)PLAIN_AT + 3;
 			KUNIT_EXPECT_EQ(test, register_kprobe(&d->kp), 0);
-			msleep(5);
+			usleep_range(5000, 6000);
 			unregister_kprobe(&d->kp);
 			break;
 		}
 		wait_for_kprobe_optimizer();
-		msleep(5);
+		usleep_range(5000, 6000);
 	}
 
 	atomic_set(&stop, 1);
