@@ -81,7 +81,9 @@ struct kprobe_site *get_kprobe_site(kprobe_opcode_t *addr)
 {
 	struct kprobe_site *site;
 
+	/* Hit path first: a cheap check before lockdep's lookups. */
 	hlist_for_each_entry_rcu(site, kprobe_bucket(addr), node,
+				 !preemptible() ||
 				 lockdep_is_held(&kprobe_mutex)) {
 		if (site->addr == addr)
 			return site;

@@ -39,6 +39,15 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 /* Breakpoint traps handled by kprobes on this CPU. */
 static DEFINE_PER_CPU(unsigned long, kprobe_traps);
 
+/*
+ * Walk the probes of @site from the hit path.  It always runs as an
+ * RCU-sched reader (exception context, or preemption disabled), which
+ * is what the cheap lockdep condition says; rcu_read_lock_any_held()
+ * would cost several lockdep lookups per probe on debug kernels.
+ */
+#define site_for_each_probe(p, site)					\
+	list_for_each_entry_rcu(p, &(site)->probes, list, !preemptible())
+
 /* kprobe_running() while an original instruction executes. */
 static struct kprobe kprobe_in_step;
 /* kprobe_running() between kprobe_busy_begin() and kprobe_busy_end(). */
@@ -90,7 +99,7 @@ static void site_count_miss(struct kprobe_site *site)
 {
 	struct kprobe *p;
 
-	list_for_each_entry_rcu(p, &site->probes, list) {
+	site_for_each_probe(p, site) {
 		if (!kprobe_disabled(p))
 			p->nmissed++;
 	}
@@ -103,7 +112,7 @@ static bool site_run_pre(struct kprobe_site *site, struct pt_regs *regs)
 {
 	struct kprobe *p;
 
-	list_for_each_entry_rcu(p, &site->probes, list) {
+	site_for_each_probe(p, site) {
 		if (kprobe_disabled(p) || !p->pre_handler)
 			continue;
 		__this_cpu_write(current_kprobe, p);
@@ -119,7 +128,7 @@ static void site_run_post(struct kprobe_site *site, struct pt_regs *regs)
 {
 	struct kprobe *p;
 
-	list_for_each_entry_rcu(p, &site->probes, list) {
+	site_for_each_probe(p, site) {
 		if (kprobe_disabled(p) || !p->post_handler)
 			continue;
 		__this_cpu_write(current_kprobe, p);
@@ -137,7 +146,7 @@ static bool site_has_jprobe(struct kprobe_site *site)
 {
 	struct kprobe *p;
 
-	list_for_each_entry_rcu(p, &site->probes, list) {
+	site_for_each_probe(p, site) {
 		if (kprobe_is_jprobe(p))
 			return true;
 	}
@@ -151,7 +160,7 @@ static bool site_wants_post(struct kprobe_site *site)
 {
 	struct kprobe *p;
 
-	list_for_each_entry_rcu(p, &site->probes, list) {
+	site_for_each_probe(p, site) {
 		if (!kprobe_disabled(p) && p->post_handler)
 			return true;
 	}
@@ -331,7 +340,7 @@ int kprobe_site_fault(struct kprobe_site *site, struct pt_regs *regs,
 {
 	struct kprobe *p;
 
-	list_for_each_entry_rcu(p, &site->probes, list) {
+	site_for_each_probe(p, site) {
 		if (kprobe_disabled(p) || !p->fault_handler)
 			continue;
 		if (p->fault_handler(p, regs, trapnr))
