@@ -226,7 +226,8 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
  * @probes: the &struct kprobe objects at @addr, linked by their @list
  * @nr_enabled: how many of @probes are neither disabled nor gone
  * @dirty: on the list of sites whose text a batch changes; kprobe mutex
- * @opt_link: on the optimizer's queue or wait list; kprobe mutex
+ * @opt_link: on the optimizer's queue or wait list, or on a commit's list
+ *	of jumps to take out; kprobe mutex
  * @armed: the breakpoint (or the optimized jump) is in the text
  * @gone: the text under @addr was freed; the site left the hash table
  * @opt: KPROBE_OPT_* state of jump optimization; written under the
@@ -262,10 +263,8 @@ struct kprobe_site {
  * after the first: that is what lets the jump be written over them.
  */
 #define KPROBE_OPT_NONE		0	/* plain breakpoint */
-#define KPROBE_OPT_QUEUED	1	/* detour built, optimizer to wait */
-#define KPROBE_OPT_WAITING	2	/* the optimizer waits for a GP */
-#define KPROBE_OPT_DONE		3	/* the jump is in the text */
-#define KPROBE_OPT_UNDOING	4	/* the jump is being taken out */
+#define KPROBE_OPT_QUEUED	1	/* detour built, optimizer to run */
+#define KPROBE_OPT_DONE		2	/* the jump is in the text */
 
 /* Must a hit at @site leave through the detour? (any context) */
 static inline bool kprobe_site_via_detour(struct kprobe_site *site)

@@ -269,11 +269,11 @@ static struct kprobe_site *site_create_locked(kprobe_opcode_t *addr)
 	INIT_LIST_HEAD(&site->opt_link);
 
 	ret = kprobe_check_address_locked((unsigned long)addr, &mod);
-	/* An optimized jump over @addr has to go before we look at it. */
-	if (!ret)
+	if (!ret) {
+		/* An optimized jump over @addr goes before we look at it. */
 		kprobe_opt_clear_region_locked((unsigned long)addr);
-	if (!ret)
 		ret = arch_prepare_kprobe_site(site);
+	}
 
 	if (!ret)
 		hlist_add_head_rcu(&site->node, kprobe_bucket(addr));

@@ -107,14 +107,23 @@ static void site_count_miss(struct kprobe_site *site)
 
 NOKPROBE_SYMBOL(site_count_miss);
 
-/* Return: true when a pre handler took over regs->ip. */
-static bool site_run_pre(struct kprobe_site *site, struct pt_regs *regs)
+/*
+ * Return: true when a pre handler took over regs->ip.  A jprobe needs the
+ * breakpoint path: one that joined an optimized site misses the hits that
+ * come through the jump (@detour) until the jump is taken out.
+ */
+static bool site_run_pre(struct kprobe_site *site, struct pt_regs *regs,
+			 bool detour)
 {
 	struct kprobe *p;
 
 	site_for_each_probe(p, site) {
 		if (kprobe_disabled(p) || !p->pre_handler)
 			continue;
+		if (detour && kprobe_is_jprobe(p)) {
+			p->nmissed++;
+			continue;
+		}
 		__this_cpu_write(current_kprobe, p);
 		if (p->pre_handler(p, regs))
 			return true;
@@ -137,23 +146,6 @@ static void site_run_post(struct kprobe_site *site, struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(site_run_post);
-
-/*
- * A jprobe needs the breakpoint path.  One that joined an optimized site
- * misses the hits the jump still takes until it is unoptimized.
- */
-static bool site_has_jprobe(struct kprobe_site *site)
-{
-	struct kprobe *p;
-
-	site_for_each_probe(p, site) {
-		if (kprobe_is_jprobe(p))
-			return true;
-	}
-	return false;
-}
-
-NOKPROBE_SYMBOL(site_has_jprobe);
 
 /* Will a post handler have to run after the instruction? */
 static bool site_wants_post(struct kprobe_site *site)
@@ -231,7 +223,7 @@ bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs)
 	 */
 	if (nested) {
 		site_count_miss(site);
-	} else if (site_run_pre(site, regs)) {
+	} else if (site_run_pre(site, regs, false)) {
 		if (f->status != KPROBE_HIT_JPROBE)
 			frame_pop();
 		return true;
@@ -272,8 +264,7 @@ bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs)
 	site = get_kprobe_site((kprobe_opcode_t *)addr);
 	if (!site)
 		goto out;
-	if (kprobe_running() || READ_ONCE(site->opt) != KPROBE_OPT_DONE ||
-	    site_has_jprobe(site)) {
+	if (kprobe_running() || READ_ONCE(site->opt) != KPROBE_OPT_DONE) {
 		site_count_miss(site);
 		goto out;
 	}
@@ -282,7 +273,7 @@ bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs)
 		goto out;
 
 	instruction_pointer_set(regs, addr + KPROBE_BREAKPOINT_SIZE);
-	took_over = site_run_pre(site, regs);
+	took_over = site_run_pre(site, regs, true);
 	frame_pop();
 out:
 	preempt_enable_notrace();

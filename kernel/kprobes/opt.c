@@ -56,8 +56,9 @@
 #define OPTIMIZE_DELAY		5
 
 static bool opt_enabled = true;
-static LIST_HEAD(opt_queue);		/* QUEUED sites, by opt_link */
-static LIST_HEAD(opt_waiting);		/* WAITING sites, by opt_link */
+/* QUEUED sites, by opt_link: not yet waited for, and being waited for. */
+static LIST_HEAD(opt_queue);
+static LIST_HEAD(opt_waiting);
 
 static void kprobe_optimizer(struct work_struct *work);
 static DECLARE_DELAYED_WORK(opt_work, kprobe_optimizer);
@@ -66,6 +67,7 @@ static bool site_wants_jump(struct kprobe_site *site)
 {
 	struct kprobe *p;
 
+	lockdep_assert_held(&kprobe_mutex);
 	if (!opt_enabled || site->opt_refused ||
 	    !kprobe_site_wants_armed(site))
 		return false;
@@ -82,6 +84,7 @@ static void site_tag_probes(struct kprobe_site *site, bool optimized)
 {
 	struct kprobe *p;
 
+	lockdep_assert_held(&kprobe_mutex);
 	list_for_each_entry(p, &site->probes, list) {
 		if (optimized)
 			p->flags |= KPROBE_FLAG_OPTIMIZED;
@@ -223,8 +226,9 @@ void kprobe_opt_kill_locked(struct kprobe_site *site)
  */
 void kprobe_opt_commit_locked(struct list_head *dirty)
 {
-	struct kprobe_site *site;
-	bool undo = false, disarm = false;
+	struct kprobe_site *site, *tmp;
+	LIST_HEAD(undo);		/* DONE sites losing their jump */
+	bool disarm = false;
 
 	lockdep_assert_held(&kprobe_mutex);
 	lockdep_assert_held(&text_mutex);
@@ -235,28 +239,26 @@ void kprobe_opt_commit_locked(struct list_head *dirty)
 			mark_neighbours_dirty((unsigned long)site->addr);
 	}
 
-	/* 2. Jumps that must go: a breakpoint in front of each first. */
+	/*
+	 * 2. Jumps that must go: a breakpoint in front of each first.  A
+	 * DONE site is on no optimizer list, so opt_link is free for @undo.
+	 */
 	list_for_each_entry(site, dirty, dirty) {
 		if (site->opt != KPROBE_OPT_DONE || site_wants_jump(site))
 			continue;
 		arch_unoptimize_kprobe_head(site);
-		WRITE_ONCE(site->opt, KPROBE_OPT_UNDOING);
-		undo = true;
+		list_add_tail(&site->opt_link, &undo);
 	}
 
-	if (undo) {
+	if (!list_empty(&undo)) {
 		/* 3. Then the original bytes behind the breakpoints. */
 		arch_kprobe_text_sync();
-		list_for_each_entry(site, dirty, dirty) {
-			if (site->opt == KPROBE_OPT_UNDOING)
-				arch_unoptimize_kprobe_tail(site);
-		}
+		list_for_each_entry(site, &undo, opt_link)
+			arch_unoptimize_kprobe_tail(site);
 		arch_kprobe_text_sync();
 
 		/* 4. Plain breakpoints now; some should not even be armed. */
-		list_for_each_entry(site, dirty, dirty) {
-			if (site->opt != KPROBE_OPT_UNDOING)
-				continue;
+		list_for_each_entry_safe(site, tmp, &undo, opt_link) {
 			site_retire_locked(site);
 			if (!kprobe_site_wants_armed(site)) {
 				arch_disarm_kprobe_site(site);
@@ -278,7 +280,6 @@ void kprobe_opt_commit_locked(struct list_head *dirty)
 				site_queue_locked(site);
 			break;
 		case KPROBE_OPT_QUEUED:
-		case KPROBE_OPT_WAITING:
 			if (!want)
 				site_retire_locked(site);
 			break;
@@ -296,8 +297,6 @@ static void kprobe_optimizer(struct work_struct *work)
 	bool gc, wait;
 
 	mutex_lock(&kprobe_mutex);
-	list_for_each_entry(site, &opt_queue, opt_link)
-		WRITE_ONCE(site->opt, KPROBE_OPT_WAITING);
 	list_splice_tail_init(&opt_queue, &opt_waiting);
 	gc = kprobe_slots_gc_begin_locked();
 	wait = !list_empty(&opt_waiting);

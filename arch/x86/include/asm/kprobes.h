@@ -40,7 +40,6 @@ typedef void (*kprobe_emulate_t)(const struct arch_specific_insn *ai,
  * @sets_if: the instruction decides the interrupt flag itself (POPF)
  * @boostable: the copy may jump straight back instead of trapping
  * @detour: jump optimization's detour buffer (see opt.c), or NULL
- * @detour_copy: offset in @detour of the copy of the region
  * @opt_len: bytes of whole instructions the jump covers (the region)
  * @opt_orig: the original bytes the jump overwrites
  */
@@ -55,7 +54,6 @@ struct arch_specific_insn {
 	bool sets_if;
 	bool boostable;
 	kprobe_opcode_t *detour;
-	u8 detour_copy;
 	u8 opt_len;
 	u8 opt_orig[JMP32_INSN_SIZE];
 };

@@ -104,7 +104,7 @@ bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
 	}
 	/* Into or out of jump optimization: the region runs in the detour. */
 	if (kprobe_site_via_detour(site)) {
-		regs->ip = (unsigned long)ai->detour + ai->detour_copy;
+		regs->ip = (unsigned long)ai->detour + x86_detour_copy_offset();
 		return true;
 	}
 	regs->flags &= ~X86_EFLAGS_IF;

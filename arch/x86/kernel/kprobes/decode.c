@@ -173,7 +173,14 @@ int x86_kprobe_read_orig(unsigned long addr, u8 *buf)
 		if (get_kernel_nofault(buf[n], (u8 *)addr + n))
 			break;
 	}
+	/*
+	 * A site before @addr may have its jump's tail here; a site inside
+	 * starts with our INT3 or JMP opcode.
+	 */
 	for (d = 1 - JMP32_INSN_SIZE; d < n; d++) {
+		if (d >= 0 && buf[d] != INT3_INSN_OPCODE &&
+		    buf[d] != JMP32_INSN_OPCODE)
+			continue;
 		q = get_kprobe_site((kprobe_opcode_t *)(addr + d));
 		if (q)
 			undo_site_bytes(q, addr, buf, n);
@@ -328,7 +335,6 @@ static int build_copy(struct kprobe_site *site, struct insn *insn, u8 *buf,
 		      kprobe_opcode_t *slot, unsigned int off)
 {
 	unsigned long next = (unsigned long)site->addr + site->ainsn.len;
-	s64 rel;
 	int n;
 
 	n = x86_kprobe_relocate(buf + off, insn, (unsigned long)site->addr,
@@ -343,8 +349,7 @@ static int build_copy(struct kprobe_site *site, struct insn *insn, u8 *buf,
 	}
 	if (off == KPROBE_SLOT_BOOST_STI)
 		buf[n++] = 0xfb;			/* STI */
-	rel = (s64)next - ((long)slot + n + JMP32_INSN_SIZE);
-	if (rel != (s32)rel)
+	if (!x86_rel32_reaches((unsigned long)slot + n + JMP32_INSN_SIZE, next))
 		return -ERANGE;
 	__text_gen_insn(buf + n, JMP32_INSN_OPCODE, slot + n, (void *)next,
 			JMP32_INSN_SIZE);

@@ -19,6 +19,7 @@
  */
 #include <linux/linkage.h>
 #include <asm/segment.h>
+#include <asm/ptrace-abi.h>
 
 	.pushsection .rodata, "a"
 SYM_DATA_START(x86_detour_template)
@@ -52,9 +53,9 @@ SYM_INNER_LABEL(x86_detour_addr, SYM_L_GLOBAL)
 SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	.byte	0xe8			/* CALL rel32, filled in */
 	.long	0
-	testb	%al, %al
-	jz	.Lresume
-	/* A handler took over: resume at regs->ip. */
+	/* The callee's verdict goes where orig_ax was: regs stay as set. */
+	movzbl	%al, %eax
+	movq	%rax, ORIG_RAX(%rsp)
 	popq	%r15
 	popq	%r14
 	popq	%r13
@@ -70,24 +71,13 @@ SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	popq	%rdx
 	popq	%rsi
 	popq	%rdi
+	/* Flags may change now: IRET or POPF restores them. */
+	cmpq	$0, (%rsp)
+	je	.Lresume
+	/* A handler took over: resume at regs->ip. */
 	addq	$8, %rsp		/* orig_ax */
 	iretq
 .Lresume:
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
 	/* Skip orig_ax, ip and cs; LEA leaves the restored flags alone. */
 	leaq	24(%rsp), %rsp
 	popfq

@@ -35,11 +35,25 @@ int x86_kprobe_relocate(u8 *buf, struct insn *insn, unsigned long from,
 			unsigned long to);
 bool x86_kprobe_relocatable(struct insn *insn, unsigned long addr);
 
+/* Can a rel32 branch ending at @next reach @target? */
+static inline bool x86_rel32_reaches(unsigned long next, unsigned long target)
+{
+	s64 rel = (s64)target - (s64)next;
+
+	return rel == (s32)rel;
+}
+
 /* detour.S: the template every detour buffer starts with. */
 extern const u8 x86_detour_template[];
 extern const u8 x86_detour_addr[];
 extern const u8 x86_detour_call[];
 extern const u8 x86_detour_template_end[];
+
+/* The copy of the region follows the template in a detour. */
+static inline size_t x86_detour_copy_offset(void)
+{
+	return x86_detour_template_end - x86_detour_template;
+}
 
 /* jprobe.S: the address just after jprobe_return()'s breakpoint. */
 extern const u8 x86_jprobe_return_trap[];

@@ -157,13 +157,6 @@ static int check_function(unsigned long start, unsigned long end,
 	return 0;
 }
 
-static bool rel32_reaches(unsigned long next, unsigned long target)
-{
-	s64 rel = (s64)target - (s64)next;
-
-	return rel == (s32)rel;
-}
-
 /*
  * Write the detour image for @site into @buf, for a detour at @detour.
  * Return: its length, or a negative error.
@@ -173,7 +166,7 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 {
 	unsigned long addr = (unsigned long)site->addr;
 	unsigned long back = addr + site->ainsn.opt_len;
-	size_t tlen = x86_detour_template_end - x86_detour_template;
+	size_t tlen = x86_detour_copy_offset();
 	size_t imm = x86_detour_addr - x86_detour_template + 2;
 	size_t call = x86_detour_call - x86_detour_template;
 	u8 ibuf[MAX_INSN_SIZE];
@@ -181,13 +174,17 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 	size_t pos;
 	int n;
 
+	if (WARN_ON_ONCE(tlen + site->ainsn.opt_len + JMP32_INSN_SIZE >
+			 KPROBE_DETOUR_SIZE))
+		return -E2BIG;
+
 	/* 1. The template, with the address and the callee filled in. */
 	memcpy(buf, x86_detour_template, tlen);
 	if (WARN_ON_ONCE(buf[imm - 2] != 0x48 || buf[imm - 1] != 0xbf))
 		return -EINVAL;			/* not MOVABS to RDI */
 	memcpy(buf + imm, &addr, sizeof(addr));
-	if (!rel32_reaches((unsigned long)detour + call + CALL_INSN_SIZE,
-			   (unsigned long)kprobe_site_hit_optimized))
+	if (!x86_rel32_reaches((unsigned long)detour + call + CALL_INSN_SIZE,
+			       (unsigned long)kprobe_site_hit_optimized))
 		return -ERANGE;
 	__text_gen_insn(buf + call, CALL_INSN_OPCODE, detour + call,
 			kprobe_site_hit_optimized, CALL_INSN_SIZE);
@@ -205,8 +202,8 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 	}
 
 	/* 3. The way back. */
-	if (!rel32_reaches((unsigned long)detour + pos + JMP32_INSN_SIZE,
-			   back))
+	if (!x86_rel32_reaches((unsigned long)detour + pos + JMP32_INSN_SIZE,
+			       back))
 		return -ERANGE;
 	__text_gen_insn(buf + pos, JMP32_INSN_OPCODE, detour + pos,
 			(void *)back, JMP32_INSN_SIZE);
@@ -234,11 +231,13 @@ int arch_prepare_kprobe_opt(struct kprobe_site *site)
 	int len, ret;
 
 	lockdep_assert_held(&text_mutex);
-	if (!ai->slot || !ai->boostable ||
-	    !kallsyms_lookup_size_offset(addr, &size, &off))
+	if (!kallsyms_lookup_size_offset(addr, &size, &off))
 		return -EOPNOTSUPP;
 
-	/* 1 and 2: the region, and nobody else's breakpoint in it. */
+	/*
+	 * 1 and 2: the region, the probed instruction first, and nobody
+	 * else's breakpoint in it.
+	 */
 	len = region_length(addr, addr - off + size);
 	if (len < 0)
 		return len;
@@ -268,7 +267,6 @@ int arch_prepare_kprobe_opt(struct kprobe_site *site)
 	}
 	text_poke(detour, buf, ret);
 	perf_event_text_poke(detour, NULL, 0, buf, ret);
-	ai->detour_copy = x86_detour_template_end - x86_detour_template;
 	/* Published to the breakpoint path by the core's release store. */
 	ai->detour = detour;
 	return 0;
