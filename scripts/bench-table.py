@@ -20,7 +20,7 @@ from collections import Counter
 LINE = re.compile(r'(?:^|\] )BENCH ([a-z0-9_]+) (.+?)\s*$')
 
 # Display order; unknown keys follow in the order first seen.
-ORDER = ['none', 'k', 'b', 'none_o', 'o', 'o_optimized', 'r', 'kr', 'f',
+ORDER = ['none', 'k', 'b', 'none_o', 'o', 'o_optimized', 'r', 'kr', 'none_f', 'f',
          'sleepers_returns', 'sleepers_nmissed']
 for n in (2000, 10000):
     for w in ('reg_batch', 'unreg_batch', 'reg_single', 'unreg_single'):
@@ -35,7 +35,8 @@ DESC = {
     'o_optimized': '[OPTIMIZED] in debugfs list',
     'r': 'kretprobe',
     'kr': 'kprobe on entry + kretprobe',
-    'f': 'ftrace-based kprobe',
+    'none_f': 'no probe (kpb_ftrace_fn, traced C)',
+    'f': 'kprobe pre only, on its ftrace call',
     'sleepers_returns': 'kretprobe 64 sleepers: returns seen',
     'sleepers_nmissed': 'kretprobe 64 sleepers: nmissed',
 }

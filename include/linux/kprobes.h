@@ -233,6 +233,13 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
  * @opt: KPROBE_OPT_* state of jump optimization; written under the
  *	kprobe mutex, read by the hit path through kprobe_site_via_detour()
  * @opt_refused: the arch said this site can never be optimized
+ * @on_ftrace: @addr is a function's ftrace call site: the site is armed
+ *	by attaching it to one of kprobes' ftrace_ops, never by a breakpoint,
+ *	and has no @ainsn
+ * @fops: the ftrace_ops whose calls run the site's probes, or NULL;
+ *	written under the kprobe mutex, read by the ftrace handler
+ * @fops_in: bit mask of kprobes' ftrace_ops whose filter holds @addr;
+ *	kprobe mutex
  * @opcode: first byte of the original instruction, set by the arch
  * @ainsn: the architecture's copy of the instruction
  *
@@ -252,6 +259,9 @@ struct kprobe_site {
 	bool gone;
 	u8 opt;
 	bool opt_refused;
+	bool on_ftrace;
+	u8 fops_in;
+	struct ftrace_ops *fops;
 	kprobe_opcode_t opcode;
 	struct arch_specific_insn ainsn;
 };
@@ -271,6 +281,12 @@ static inline bool kprobe_site_via_detour(struct kprobe_site *site)
 {
 	/* Pairs with the release that publishes a new detour (opt.c). */
 	return smp_load_acquire(&site->opt) != KPROBE_OPT_NONE;
+}
+
+/* Is @site armed through ftrace rather than by a breakpoint? */
+static inline bool kprobe_site_on_ftrace(struct kprobe_site *site)
+{
+	return IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && site->on_ftrace;
 }
 
 /* Nested hits one CPU can track: task, handler, NMI, handler in NMI. */
@@ -617,8 +633,11 @@ static inline bool kprobes_optimization_enabled(void)
 }
 #endif
 
-/* ftrace-based probes are not part of it yet. */
+#ifdef CONFIG_KPROBES_ON_FTRACE
+void kprobe_ftrace_kill(void);
+#else
 static inline void kprobe_ftrace_kill(void) { }
+#endif
 
 /**
  * kprobe_page_fault - let kprobes look at a fault first

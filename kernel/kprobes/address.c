@@ -86,14 +86,17 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
 }
 EXPORT_SYMBOL_GPL(kprobe_on_func_entry);
 
-/* Text that another subsystem rewrites at run time. */
+/*
+ * Text that another subsystem rewrites at run time.  An ftrace call site
+ * itself is fine when probes there go through ftrace (ftrace.c).
+ */
 static bool text_owned_elsewhere(unsigned long addr)
 {
 	void *p = (void *)addr;
 
 	return jump_label_text_reserved(p, p) ||
 	       static_call_text_reserved(p, p) ||
-	       ftrace_location(addr) ||
+	       (ftrace_location(addr) && !kprobe_ftrace_addr(addr)) ||
 	       find_bug(addr);
 }
 

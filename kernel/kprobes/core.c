@@ -20,9 +20,11 @@
  *   Writing a breakpoint is cheap; making every CPU see it (a cross-CPU
  *   serialization) is not.  So each call, and each array passed to
  *   register_kprobes() or unregister_kprobes(), writes all its text under
- *   one kprobe_text_lock() and ends with one kprobe_text_commit_locked():
+ *   one kprobe_text_lock() and ends with one kprobe_batch_commit_unlock():
  *   one synchronization, then the jump-optimization decisions for every
- *   site the batch touched (its "dirty" list; see opt.c).
+ *   site the batch touched (its "dirty" list; see opt.c), then, with the
+ *   text lock released, one ftrace update for the batch's sites on
+ *   ftrace call sites (see ftrace.c).
  *
  * RCU
  *   The breakpoint path finds a site with hlist_for_each_entry_rcu() and
@@ -154,6 +156,9 @@ static void site_update_text_locked(struct kprobe_site *site)
 
 	lockdep_assert_held(&text_mutex);
 	kprobe_site_mark_dirty_locked(site);
+	/* ftrace sites are attached and detached after the commit. */
+	if (kprobe_site_on_ftrace(site))
+		return;
 	if (want == site->armed || site->opt == KPROBE_OPT_DONE)
 		return;
 	if (want)
@@ -164,36 +169,60 @@ static void site_update_text_locked(struct kprobe_site *site)
 	kprobe_text_written = true;
 }
 
-/**
- * kprobe_text_commit_locked - end a batch of text changes
- *
- * Synchronizes every CPU with what the batch wrote, then lets the
- * optimizer act on the sites the batch touched.  Called under
- * kprobe_text_lock().
- */
-static void kprobe_text_commit_locked(void)
+/* Forget the sites of @dirty once their batch is over. */
+static void sites_clean_locked(struct list_head *dirty)
 {
 	struct kprobe_site *site, *tmp;
 
+	list_for_each_entry_safe(site, tmp, dirty, dirty)
+		list_del_init(&site->dirty);
+}
+
+/**
+ * kprobe_batch_commit_unlock - end a batch of site changes
+ *
+ * Called under kprobe_text_lock(), which it releases, with the kprobe
+ * mutex held, which it keeps.  The steps:
+ *
+ *   1. synchronize every CPU with the text the batch wrote;
+ *   2. let the optimizer act on the sites the batch touched;
+ *   3. release the text lock, and attach or detach the batch's ftrace
+ *      sites (ftrace writes its own text, under text_mutex);
+ *   4. forget the batch.
+ *
+ * Return: 0, or the error that kept ftrace sites from being armed.
+ */
+static int kprobe_batch_commit_unlock(void)
+{
+	int ret;
+
 	lockdep_assert_held(&kprobe_mutex);
 	lockdep_assert_held(&text_mutex);
+
+	/* 1. */
 	if (kprobe_text_written)
 		arch_kprobe_text_sync();
 	kprobe_text_written = false;
 
+	/* 2. */
 	kprobe_opt_commit_locked(&kprobe_dirty_sites);
-	list_for_each_entry_safe(site, tmp, &kprobe_dirty_sites, dirty)
-		list_del_init(&site->dirty);
+
+	/* 3. */
+	kprobe_text_unlock();
+	ret = kprobe_ftrace_commit_locked(&kprobe_dirty_sites);
+
+	/* 4. */
+	sites_clean_locked(&kprobe_dirty_sites);
+	return ret;
 }
 
 /* site_update_text_locked() for one site, committed. */
-static void site_sync_armed_locked(struct kprobe_site *site)
+static int site_sync_armed_locked(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
 	kprobe_text_lock();
 	site_update_text_locked(site);
-	kprobe_text_commit_locked();
-	kprobe_text_unlock();
+	return kprobe_batch_commit_unlock();
 }
 
 static bool site_has_probe(struct kprobe_site *site, struct kprobe *p)
@@ -269,7 +298,10 @@ static struct kprobe_site *site_create_locked(kprobe_opcode_t *addr)
 	INIT_LIST_HEAD(&site->opt_link);
 
 	ret = kprobe_check_address_locked((unsigned long)addr, &mod);
-	if (!ret) {
+	if (!ret && kprobe_ftrace_addr((unsigned long)addr)) {
+		/* Nothing to decode: ftrace owns the call there. */
+		site->on_ftrace = true;
+	} else if (!ret) {
 		/* An optimized jump over @addr goes before we look at it. */
 		kprobe_opt_clear_region_locked((unsigned long)addr);
 		ret = arch_prepare_kprobe_site(site);
@@ -294,7 +326,8 @@ static struct kprobe_site *site_create_locked(kprobe_opcode_t *addr)
 static void site_free_locked(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
-	arch_release_kprobe_site(site);
+	if (!kprobe_site_on_ftrace(site))
+		arch_release_kprobe_site(site);
 	kfree(site);
 }
 
@@ -312,8 +345,7 @@ static struct kprobe *site_jprobe(struct kprobe_site *site)
 
 /*
  * Register @p with the kprobe mutex and the text lock held.  The caller
- * commits the text (kprobe_text_commit_locked()) before it lets go of
- * the text lock.
+ * ends the batch with kprobe_batch_commit_unlock().
  */
 static int register_kprobe_text_locked(struct kprobe *p)
 {
@@ -355,6 +387,8 @@ static int register_kprobe_text_locked(struct kprobe *p)
 	if (jprobe && kprobe_is_jprobe(p))
 		return -EEXIST;
 	p->opcode = site->opcode;
+	if (kprobe_site_on_ftrace(site))
+		p->flags |= KPROBE_FLAG_FTRACE;
 
 	/*
 	 * 5. Publish the probe, then arm if it is the first enabled one.
@@ -452,9 +486,8 @@ void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset)
 	kprobe_text_lock();
 	for (i = 0; i < num; i++)
 		kprobe_detach_text_locked(objs[i] + kp_offset, &dead);
-	kprobe_text_commit_locked();
+	kprobe_batch_commit_unlock();
 	site_unhash_dead_locked(&dead);
-	kprobe_text_unlock();
 	mutex_unlock(&kprobe_mutex);
 
 	/*
@@ -515,7 +548,7 @@ EXPORT_SYMBOL_GPL(unregister_kprobe);
 int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
 			   int *done)
 {
-	int i, ret = 0;
+	int i, ret = 0, err;
 
 	mutex_lock(&kprobe_mutex);
 	kprobe_text_lock();
@@ -524,9 +557,13 @@ int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
 		if (ret)
 			break;
 	}
-	kprobe_text_commit_locked();
-	kprobe_text_unlock();
+	err = kprobe_batch_commit_unlock();
 	mutex_unlock(&kprobe_mutex);
+	/* Some probe of the batch could not be armed: undo them all. */
+	if (err && !ret) {
+		ret = err;
+		i = num;
+	}
 	*done = i;
 	return ret;
 }
@@ -571,7 +608,12 @@ int enable_kprobe(struct kprobe *p)
 	} else if (p->flags & KPROBE_FLAG_DISABLED) {
 		p->flags &= ~KPROBE_FLAG_DISABLED;
 		site->nr_enabled++;
-		site_sync_armed_locked(site);
+		ret = site_sync_armed_locked(site);
+		if (ret) {
+			/* Only an ftrace site can fail, and it stayed unarmed. */
+			p->flags |= KPROBE_FLAG_DISABLED;
+			site->nr_enabled--;
+		}
 	}
 	mutex_unlock(&kprobe_mutex);
 	return ret;
@@ -637,15 +679,25 @@ void kprobes_kill_matching_locked(kprobe_addr_match_t match, void *data)
 {
 	struct kprobe_site *site;
 	struct hlist_node *tmp;
+	LIST_HEAD(ftrace_sites);
 	int i;
 
 	lockdep_assert_held(&kprobe_mutex);
 	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
 		hlist_for_each_entry_safe(site, tmp, &kprobe_table[i], node) {
-			if (match((unsigned long)site->addr, data))
-				site_kill_locked(site);
+			if (!match((unsigned long)site->addr, data))
+				continue;
+			site_kill_locked(site);
+			if (kprobe_site_on_ftrace(site))
+				list_add_tail(&site->dirty, &ftrace_sites);
 		}
 	}
+	/*
+	 * ftrace still knows the call sites: it forgets a module's after
+	 * the GOING notifiers, and init text after kprobe_free_init_mem().
+	 */
+	kprobe_ftrace_commit_locked(&ftrace_sites);
+	sites_clean_locked(&ftrace_sites);
 }
 
 static bool addr_in_init_text(unsigned long addr, void *unused)
@@ -673,15 +725,18 @@ void kprobe_free_init_mem(void)
  *
  * Registration keeps working while disarmed; new probes are not armed.
  *
- * Return: 0.
+ * Return: 0, or the error that kept ftrace sites from being armed again
+ * (they are retried whenever they change).
  */
 int kprobes_set_armed(bool armed)
 {
+	int ret;
+
 	mutex_lock(&kprobe_mutex);
 	kprobes_disarmed = !armed;
-	kprobes_update_all_locked();
+	ret = kprobes_update_all_locked();
 	mutex_unlock(&kprobe_mutex);
-	return 0;
+	return ret;
 }
 
 /**
@@ -689,8 +744,10 @@ int kprobes_set_armed(bool armed)
  *
  * For the global switches: arms or disarms, optimizes or unoptimizes
  * each site as its probes and the switches now say, in one batch.
+ *
+ * Return: 0, or the error that kept ftrace sites from being armed.
  */
-void kprobes_update_all_locked(void)
+int kprobes_update_all_locked(void)
 {
 	struct kprobe_site *site;
 	int i;
@@ -701,8 +758,7 @@ void kprobes_update_all_locked(void)
 		hlist_for_each_entry(site, &kprobe_table[i], node)
 			site_update_text_locked(site);
 	}
-	kprobe_text_commit_locked();
-	kprobe_text_unlock();
+	return kprobe_batch_commit_unlock();
 }
 
 /**

@@ -20,6 +20,11 @@
  * A jprobe's pre handler pauses a hit between steps 1 and 2 while its
  * mirror function runs; jprobe_return() resumes it at step 2.
  *
+ * Two other ways in skip the breakpoint: an optimized site's jump (step
+ * 1 only; the detour runs the instructions) and a function's call to
+ * ftrace, whose handler runs all three steps in the caller's context,
+ * step 2 being the call itself, already done.
+ *
  * kprobe_running() is the probe whose handler runs, a marker while the
  * original instruction executes, or NULL.  It is never NULL between the
  * breakpoint and the end of step 3, which is how faults taken meanwhile
@@ -177,6 +182,13 @@ void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs)
 {
 	bool boost = true;
 
+	if (kprobe_site_on_ftrace(f->site)) {
+		/* Never nested: those are counted as missed before a frame. */
+		f->status = KPROBE_HIT_SS;
+		instruction_pointer_set(regs, kprobe_ftrace_next_ip(f->site));
+		kprobe_step_done(regs);
+		return;
+	}
 	if (f->status == KPROBE_REENTER) {
 		/* Nested: no handler of any kind runs. */
 	} else if (kprobe_site_via_detour(f->site)) {
@@ -281,6 +293,46 @@ out:
 }
 
 NOKPROBE_SYMBOL(kprobe_site_hit_optimized);
+
+/**
+ * kprobe_site_hit_ftrace - a function called ftrace at a probed entry
+ * @site: the site at the ftrace call
+ * @regs: the registers ftrace saved, regs->ip just past the call; ftrace
+ *	resumes the function at regs->ip
+ *
+ * Called by the ftrace handler with preemption disabled and interrupts
+ * as the function had them.  The handlers see what a breakpoint at the
+ * call would show them: regs->ip just past the breakpoint for the pre
+ * handlers, past the call for the post handlers.  A pre handler that
+ * takes over regs->ip sends the function there; a jprobe's mirror runs
+ * with the hit open until jprobe_return().
+ */
+void kprobe_site_hit_ftrace(struct kprobe_site *site, struct pt_regs *regs)
+{
+	struct kprobe_frame *f;
+
+	if (kprobe_running()) {
+		site_count_miss(site);
+		return;
+	}
+	f = frame_push(site, KPROBE_HIT_ACTIVE);
+	if (!f)
+		return;
+
+	/* 1. Pre handlers. */
+	instruction_pointer_set(regs, (unsigned long)site->addr +
+				      KPROBE_BREAKPOINT_SIZE);
+	if (site_run_pre(site, regs, false)) {
+		if (f->status != KPROBE_HIT_JPROBE)
+			frame_pop();
+		return;
+	}
+
+	/* 2 and 3. The call is the instruction; then the post handlers. */
+	kprobe_hit_step(f, regs);
+}
+
+NOKPROBE_SYMBOL(kprobe_site_hit_ftrace);
 
 /**
  * kprobe_step_done - the original instruction of the innermost hit is done

@@ -7,6 +7,7 @@
 
 #include <linux/kprobes.h>
 #include <linux/seq_file.h>
+#include <linux/ftrace.h>
 
 struct module;
 
@@ -21,13 +22,14 @@ bool kprobes_armed(void);
 void kprobes_show_all(struct seq_file *m);
 bool kprobe_site_wants_armed(struct kprobe_site *site);
 void kprobe_site_mark_dirty_locked(struct kprobe_site *site);
-void kprobes_update_all_locked(void);
+int kprobes_update_all_locked(void);
 void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset);
 int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
 			   int *done);
 
 /* hit.c */
 void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs);
+void kprobe_site_hit_ftrace(struct kprobe_site *site, struct pt_regs *regs);
 
 /* opt.c: jump optimization; text lock held unless said otherwise */
 #ifdef CONFIG_OPTPROBES
@@ -38,6 +40,42 @@ void kprobe_opt_kill_locked(struct kprobe_site *site);	/* mutex only */
 static inline void kprobe_opt_commit_locked(struct list_head *dirty) { }
 static inline void kprobe_opt_clear_region_locked(unsigned long addr) { }
 static inline void kprobe_opt_kill_locked(struct kprobe_site *site) { }
+#endif
+
+/*
+ * ftrace.c: probes on ftrace call sites.  A batch's dirty sites are
+ * attached to and detached from ftrace after its text commit, with the
+ * text lock released (ftrace takes text_mutex itself).
+ */
+#ifdef CONFIG_KPROBES_ON_FTRACE
+int kprobe_ftrace_commit_locked(struct list_head *dirty);	/* mutex */
+
+/* Is @addr an ftrace call site, probed through ftrace? */
+static inline bool kprobe_ftrace_addr(unsigned long addr)
+{
+	return ftrace_location(addr) == addr;
+}
+
+/* Where a hit continues once the call to ftrace at @site is over. */
+static inline unsigned long kprobe_ftrace_next_ip(struct kprobe_site *site)
+{
+	return (unsigned long)site->addr + MCOUNT_INSN_SIZE;
+}
+#else
+static inline int kprobe_ftrace_commit_locked(struct list_head *dirty)
+{
+	return 0;
+}
+
+static inline bool kprobe_ftrace_addr(unsigned long addr)
+{
+	return false;
+}
+
+static inline unsigned long kprobe_ftrace_next_ip(struct kprobe_site *site)
+{
+	return 0;
+}
 #endif
 
 /* address.c */

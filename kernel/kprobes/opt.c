@@ -68,7 +68,7 @@ static bool site_wants_jump(struct kprobe_site *site)
 	struct kprobe *p;
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (!opt_enabled || site->opt_refused ||
+	if (!opt_enabled || site->opt_refused || kprobe_site_on_ftrace(site) ||
 	    !kprobe_site_wants_armed(site))
 		return false;
 	list_for_each_entry(p, &site->probes, list) {

@@ -11,7 +11,10 @@
  *   none  no probe          k   pre+post handler on the 2nd instruction
  *   b     pre handler only  o   pre only, on a jump-optimizable site
  *   r     kretprobe         kr  kprobe on the entry + kretprobe
- *   f     ftrace-based probe: not available in this config
+ *   f     pre only, on the ftrace call at the entry of a traced C
+ *         function (kpb_ftrace_fn; none_f is its unprobed cost).  Where
+ *         the kernel cannot probe through ftrace the probe is a
+ *         breakpoint: BENCH-INFO says which.
  * Sleepers (counts, not times): a kretprobe with the default maxactive (0)
  * on a function that sleeps, entered by 64 kthreads that are all inside it
  * at once; reports how many returns the handler saw and rp.nmissed.
@@ -62,6 +65,13 @@ MODULE_PARM_DESC(only, "comma-separated groups to run, nothing else (default: al
 
 static atomic_long_t kpb_hits;
 static volatile unsigned long kpb_sink;
+
+/* A traced function: its entry is a call to ftrace (compiled as a nop). */
+static noinline __noclone unsigned long kpb_ftrace_fn(unsigned long x)
+{
+	barrier();
+	return x + 1;
+}
 
 static int kpb_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -196,8 +206,18 @@ static void kpb_hit_modes(void)
 	}
 	unregister_kretprobe(&rp);
 ftrace:
-	/* No ftrace-based kprobes: the function tracer is off in this config. */
-	pr_info("BENCH f n/a\n");
+	kpb_hit_cost("none_f", kpb_ftrace_fn);
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = "kpb_ftrace_fn";
+	kp.pre_handler = kpb_pre;
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_info("BENCH f error %d\n", ret);
+		return;
+	}
+	pr_info("BENCH-INFO f ftrace-based=%d\n", kprobe_ftrace(&kp) ? 1 : 0);
+	kpb_hit_cost("f", kpb_ftrace_fn);
+	unregister_kprobe(&kp);
 }
 
 /* ---- sleepers: one kretprobe, default maxactive, 64 tasks inside ---- */

@@ -27,7 +27,7 @@ probe_hits() {  # probe_hits DEF EVENT: define, enable, fork, expect a hit
 }
 
 echo "KTAP version 1"
-echo "1..12"
+echo "1..14"
 check debugfs_list_readable cat $DBG/list
 check debugfs_enabled_is_1 grep -qx 1 $DBG/enabled
 check debugfs_blacklist_format sh -c "head -n 1 $DBG/blacklist | grep -Eq '^0x[0-9a-f]+-0x[0-9a-f]+[[:space:]]+[^[:space:]]+'"
@@ -49,13 +49,32 @@ disabled_tag() {
 }
 check debugfs_list_disabled_tag disabled_tag
 
+# probe_after_entry EVENT [SKIP]: define EVENT on the first instruction of
+# kernel_clone after its entry (+0 may be an ftrace call) and after SKIP
+# more accepted offsets; prints the offset.
+probe_after_entry() {
+	local off=5 skip=${2:-0}
+	while [ $off -lt 48 ]; do
+		off=$((off + 1))
+		echo "p:kprobes/$1 kernel_clone+$off" \
+			>>$TR/kprobe_events 2>/dev/null || continue
+		if [ "$skip" -gt 0 ]; then
+			echo "-:$1" >>$TR/kprobe_events
+			skip=$((skip - 1))
+			continue
+		fi
+		echo $off
+		return 0
+	done
+	return 1
+}
+
 # An out-of-line copy lives in a slot page, which kallsyms lists.
 slot_page() {
 	local rc=0
-	modprobe kprobe_example symbol=kernel_clone verbose_hits=0 || return 1
-	/bin/true
+	probe_after_entry kp_slot >/dev/null || { echo "no probe"; return 1; }
 	grep -q ' kprobe_insn_page' /proc/kallsyms || { echo "no slot page"; rc=1; }
-	rmmod kprobe_example
+	echo '-:kp_slot' >>$TR/kprobe_events
 	return $rc
 }
 check kallsyms_slot_page slot_page
@@ -114,21 +133,34 @@ check jprobe_sample_sees_arguments jprobe_sample
 # Jump optimization: an enabled probe without post handler becomes
 # [OPTIMIZED] shortly after it is armed; the sysctl takes every jump out
 # (at once) and puts them back.  Hits go on throughout.
-wait_tag() {  # wait_tag PATTERN: up to 10 s for a list line with it
+wait_tag() {  # wait_tag PATTERN [TRIES]: 0.2 s per try for a list line
 	local i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt "${2:-50}" ]; do
 		grep 'kernel_clone' $DBG/list | grep -q "$1" && return 0
 		sleep 0.2; i=$((i + 1))
 	done
 	echo "no kernel_clone line with $1:"; cat $DBG/list
 	return 1
 }
+# kernel_clone+0 may be its ftrace call: find an instruction after the
+# entry that can be optimized (among the first few that take a probe).
+opt_probe() {
+	local tries=0
+	while [ $tries -lt 6 ]; do
+		probe_after_entry kp_opt $tries >/dev/null || break
+		tries=$((tries + 1))
+		echo 1 >$TR/events/kprobes/kp_opt/enable
+		wait_tag OPTIMIZED 10 >/dev/null && return 0
+		echo 0 >$TR/events/kprobes/kp_opt/enable
+		echo '-:kp_opt' >>$TR/kprobe_events
+	done
+	echo "no optimizable probe after kernel_clone's entry"
+	return 1
+}
 optimization_switch() {
 	local rc=0 sysctl=/proc/sys/debug/kprobes-optimization
 	grep -qx 1 $sysctl || { echo "$sysctl does not read 1"; return 1; }
-	echo 'p:kprobes/kp_opt kernel_clone' >>$TR/kprobe_events || return 1
-	echo 1 >$TR/events/kprobes/kp_opt/enable
-	wait_tag OPTIMIZED || rc=1
+	opt_probe || return 1
 	echo 0 >$sysctl
 	grep -qx 0 $sysctl || { echo "$sysctl did not read 0"; rc=1; }
 	if grep 'kernel_clone' $DBG/list | grep -q OPTIMIZED; then
@@ -152,3 +184,48 @@ else
 	n=$((n + 1))
 	echo "ok $n optimization_sysctl_and_tag # SKIP CONFIG_OPTPROBES is off"
 fi
+
+# A probe on a function's first instruction goes through ftrace when the
+# function tracer is built in: debugfs says [FTRACE], and it hits.
+ftrace_probe() {
+	local rc=0
+	echo 'p:kprobes/kp_ft kernel_clone' >>$TR/kprobe_events || return 1
+	echo 1 >$TR/events/kprobes/kp_ft/enable
+	grep 'kernel_clone+0x' $DBG/list | grep -q 'FTRACE' ||
+		{ echo "no [FTRACE] line"; cat $DBG/list; rc=1; }
+	echo >$TR/trace
+	/bin/true
+	grep -q ' kp_ft:' $TR/trace || { echo "no kp_ft hit"; rc=1; }
+	echo 0 >$TR/events/kprobes/kp_ft/enable
+	echo '-:kp_ft' >>$TR/kprobe_events
+	return $rc
+}
+
+# fail_function: a kprobe with a post handler at a syscall's entry makes
+# it return an error (by moving regs->ip, through ftrace); removing the
+# function from the list ends it.  Both mkdir entries, whichever libc uses.
+fail_function() {
+	local rc=0 F=/sys/kernel/debug/fail_function
+	echo __x64_sys_mkdir >$F/inject || return 1
+	echo __x64_sys_mkdirat >>$F/inject || return 1
+	echo 100 >$F/probability
+	echo -1 >$F/times
+	echo 0 >$F/verbose
+	grep -q '__x64_sys_mkdir+0x' $DBG/list ||
+		{ echo "fail_function probe not listed"; cat $DBG/list; rc=1; }
+	if mkdir /tmp/ff_injected 2>/dev/null; then
+		echo "mkdir succeeded while injected"; rc=1
+	fi
+	echo >$F/inject
+	mkdir /tmp/ff_after || { echo "mkdir still fails"; rc=1; }
+	rmdir /tmp/ff_after /tmp/ff_injected 2>/dev/null
+	return $rc
+}
+
+if grep -q '^CONFIG_KPROBES_ON_FTRACE=y' /etc/kernel.config; then
+	check ftrace_probe_tag_and_hit ftrace_probe
+else
+	n=$((n + 1))
+	echo "ok $n ftrace_probe_tag_and_hit # SKIP CONFIG_KPROBES_ON_FTRACE is off"
+fi
+check fail_function_injects_and_stops fail_function

@@ -159,9 +159,9 @@ static int int3_dispatch(struct pt_regs *regs)
 		return 1;
 	}
 
-	/* 3. A probed instruction. */
+	/* 3. A probed instruction (ftrace call sites are never ours). */
 	site = get_kprobe_site(addr);
-	if (site)
+	if (site && !kprobe_site_on_ftrace(site))
 		return kprobe_site_hit(site, regs);
 
 	/*

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kprobes core: probes on ftrace call sites.
+ *
+ * With the function tracer built in, the first instruction of a traced
+ * function (after ENDBR) is a 5-byte call to ftrace, which ftrace itself
+ * rewrites.  A probe there is never armed with a breakpoint: its site is
+ * attached to one of two ftrace_ops of ours, whose handler runs the
+ * site's probes in the function's context.  The handlers see what a
+ * breakpoint would have shown them (see kprobe_site_hit_ftrace()).
+ *
+ * The two ops differ in one flag.  A site whose probes are meant to send
+ * the function elsewhere, a jprobe or a probe with a post handler (which
+ * is how fail_function and BPF's override_return ask for it, as on the
+ * stock kernel), is attached to the IPMODIFY ops; ftrace then refuses to
+ * let another IP-modifying user (a livepatch) take the same function, and
+ * the registration fails with ftrace's error.  Other sites share the
+ * plain ops.
+ *
+ * Sites are attached and detached in batches, when a batch of site
+ * changes is committed (kprobe_ftrace_commit_locked()), with the text
+ * lock released: ftrace patches the call sites itself, one text update
+ * per ops and direction for the whole batch.  A site that moves from one
+ * ops to the other is attached to the new one, then handed over, then
+ * detached from the old one, so that exactly one of them runs its probes
+ * at any time.  An ops is registered with ftrace only while its filter
+ * holds sites: an empty filter would mean "every function".
+ *
+ * Locking: the kprobe mutex protects every field here and a site's fops
+ * and fops_in.  The handler runs with preemption disabled, which makes it
+ * an RCU reader for the site lookup, like the breakpoint path.
+ */
+#include <linux/kprobes.h>
+#include <linux/ftrace.h>
+#include <linux/slab.h>
+#include <linux/bitops.h>
+
+#include "internal.h"
+
+/**
+ * struct kprobe_fops - one of kprobes' ftrace_ops and its filter count
+ * @ops: registered with ftrace while @nr_ips is not zero
+ * @nr_ips: how many sites its filter holds
+ */
+struct kprobe_fops {
+	struct ftrace_ops ops;
+	unsigned int nr_ips;
+};
+
+enum { KPROBE_FOPS_PLAIN, KPROBE_FOPS_IPMODIFY, KPROBE_FOPS_NR };
+
+static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *ops,
+				  struct ftrace_regs *fregs);
+
+static struct kprobe_fops kprobe_fops[KPROBE_FOPS_NR] = {
+	[KPROBE_FOPS_PLAIN] = {
+		.ops.func = kprobe_ftrace_handler,
+		.ops.flags = FTRACE_OPS_FL_SAVE_REGS,
+	},
+	[KPROBE_FOPS_IPMODIFY] = {
+		.ops.func = kprobe_ftrace_handler,
+		.ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+	},
+};
+
+/* Set by ftrace_kill(): ftrace is broken, never call into it again. */
+static bool kprobe_ftrace_dead;
+
+/**
+ * kprobe_ftrace_kill - ftrace is shutting down after an internal error
+ *
+ * Called by ftrace_kill(), possibly in atomic context.  From now on the
+ * handler ignores every call and sites are detached without asking
+ * ftrace; probes on ftrace call sites can no longer be armed.
+ */
+void kprobe_ftrace_kill(void)
+{
+	WRITE_ONCE(kprobe_ftrace_dead, true);
+}
+
+static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *ops,
+				  struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct kprobe_site *site;
+	int bit;
+
+	if (unlikely(READ_ONCE(kprobe_ftrace_dead) || !regs))
+		return;
+	/* Disables preemption too, until the unlock. */
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+
+	/* While a site moves between our ops, only one of them speaks. */
+	site = get_kprobe_site((kprobe_opcode_t *)ip);
+	if (site && READ_ONCE(site->fops) == ops)
+		kprobe_site_hit_ftrace(site, regs);
+
+	ftrace_test_recursion_unlock(bit);
+}
+
+NOKPROBE_SYMBOL(kprobe_ftrace_handler);
+
+/* Index of the ops @site should be attached to, or -1 for none. */
+static int site_wanted_fops(struct kprobe_site *site)
+{
+	struct kprobe *p;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!kprobe_site_wants_armed(site) || READ_ONCE(kprobe_ftrace_dead))
+		return -1;
+	list_for_each_entry(p, &site->probes, list) {
+		if (p->post_handler || kprobe_is_jprobe(p))
+			return KPROBE_FOPS_IPMODIFY;
+	}
+	return KPROBE_FOPS_PLAIN;
+}
+
+static struct ftrace_ops *fops_of(int i)
+{
+	return i < 0 ? NULL : &kprobe_fops[i].ops;
+}
+
+/*
+ * Attach @ips (@n sites not in its filter yet) to ops @i, registering it
+ * with ftrace if they are its first.  On failure the filter is as before.
+ */
+static int fops_attach(int i, unsigned long *ips, unsigned int n)
+{
+	struct kprobe_fops *kf = &kprobe_fops[i];
+	int ret;
+
+	ret = ftrace_set_filter_ips(&kf->ops, ips, n, 0, 0);
+	if (ret)
+		return ret;
+	if (!kf->nr_ips) {
+		ret = register_ftrace_function(&kf->ops);
+		if (ret) {
+			/* Unregistered: this changes no text. */
+			ftrace_set_filter_ips(&kf->ops, ips, n, 1, 0);
+			return ret;
+		}
+	}
+	kf->nr_ips += n;
+	return 0;
+}
+
+/*
+ * Detach @ips (@n sites in its filter) from ops @i, unregistering it
+ * first when they are all it has.
+ */
+static void fops_detach(int i, unsigned long *ips, unsigned int n)
+{
+	struct kprobe_fops *kf = &kprobe_fops[i];
+	int ret;
+
+	kf->nr_ips -= n;
+	if (READ_ONCE(kprobe_ftrace_dead))
+		return;
+	if (!kf->nr_ips)
+		WARN_ON_ONCE(unregister_ftrace_function(&kf->ops));
+	ret = ftrace_set_filter_ips(&kf->ops, ips, n, 1, 0);
+	WARN_ONCE(ret, "kprobes: cannot detach %u sites from ftrace: %d\n",
+		  n, ret);
+}
+
+/*
+ * The sites of @dirty that ops @i must gain (@attach) or lose, into
+ * @ips; returns how many.  @failed: ops whose attach failed in this
+ * commit; their sites stay where they are.
+ */
+static unsigned int collect_ips(struct list_head *dirty, int i, bool attach,
+				unsigned long failed, unsigned long *ips)
+{
+	struct kprobe_site *site;
+	unsigned int n = 0;
+	int want;
+
+	list_for_each_entry(site, dirty, dirty) {
+		if (!kprobe_site_on_ftrace(site))
+			continue;
+		want = site_wanted_fops(site);
+		if (attach) {
+			if (want != i || (site->fops_in & BIT(i)) ||
+			    (failed & BIT(i)))
+				continue;
+		} else if (!(site->fops_in & BIT(i)) ||
+			   site->fops == fops_of(i)) {
+			continue;
+		}
+		ips[n++] = (unsigned long)site->addr;
+	}
+	return n;
+}
+
+/* Record the outcome of a successful attach to ops @i for @dirty. */
+static void publish_attach(struct list_head *dirty, int i)
+{
+	struct kprobe_site *site;
+
+	list_for_each_entry(site, dirty, dirty) {
+		if (kprobe_site_on_ftrace(site) &&
+		    site_wanted_fops(site) == i && !(site->fops_in & BIT(i))) {
+			site->fops_in |= BIT(i);
+			WRITE_ONCE(site->fops, fops_of(i));
+		}
+	}
+}
+
+/* Forget ops @i for the sites of @dirty it was just detached from. */
+static void publish_detach(struct list_head *dirty, int i)
+{
+	struct kprobe_site *site;
+
+	list_for_each_entry(site, dirty, dirty) {
+		if (kprobe_site_on_ftrace(site) &&
+		    (site->fops_in & BIT(i)) && site->fops != fops_of(i))
+			site->fops_in &= ~BIT(i);
+	}
+}
+
+/* Stop the handler for the sites of @dirty that should not be armed. */
+static void silence_unwanted(struct list_head *dirty)
+{
+	struct kprobe_site *site;
+
+	list_for_each_entry(site, dirty, dirty) {
+		if (kprobe_site_on_ftrace(site) && site_wanted_fops(site) < 0)
+			WRITE_ONCE(site->fops, NULL);
+	}
+}
+
+/* kprobe_ftrace_commit_locked() with room in @ips for every site. */
+static int commit_sites(struct list_head *dirty, unsigned long *ips)
+{
+	unsigned long failed = 0;
+	unsigned int n;
+	int i, ret = 0, err;
+
+	/* 1. Sites that must stop running probes do so at once. */
+	silence_unwanted(dirty);
+
+	/* 2. Attach sites to the ops they want; hand them over. */
+	for (i = 0; i < KPROBE_FOPS_NR; i++) {
+		n = collect_ips(dirty, i, true, failed, ips);
+		if (!n)
+			continue;
+		err = READ_ONCE(kprobe_ftrace_dead) ? -ENODEV :
+						       fops_attach(i, ips, n);
+		if (err) {
+			failed |= BIT(i);
+			ret = ret ?: err;
+			continue;
+		}
+		publish_attach(dirty, i);
+	}
+
+	/* 3. Detach them from the ops they no longer run through. */
+	for (i = 0; i < KPROBE_FOPS_NR; i++) {
+		n = collect_ips(dirty, i, false, failed, ips);
+		if (!n)
+			continue;
+		fops_detach(i, ips, n);
+		publish_detach(dirty, i);
+	}
+	return ret;
+}
+
+/* Out of memory for a batch: one site at a time, with one ip of room. */
+static int commit_each_site(struct list_head *dirty)
+{
+	struct kprobe_site *site, *tmp;
+	LIST_HEAD(done);
+	LIST_HEAD(one);
+	unsigned long ip;
+	int ret = 0, err;
+
+	list_for_each_entry_safe(site, tmp, dirty, dirty) {
+		list_move_tail(&site->dirty, &one);
+		err = commit_sites(&one, &ip);
+		ret = ret ?: err;
+		list_splice_tail_init(&one, &done);
+	}
+	list_splice(&done, dirty);
+	return ret;
+}
+
+/**
+ * kprobe_ftrace_commit_locked - attach and detach a batch's ftrace sites
+ * @dirty: the sites the batch touched, linked by their @dirty member
+ *
+ * Brings every ftrace site of @dirty to the ops its probes ask for, or to
+ * none.  Called with the kprobe mutex held and the text lock released.
+ *
+ * Return: 0, or ftrace's error for the first ops it would not attach
+ * sites to; those sites stay as they were (unarmed when new).
+ */
+int kprobe_ftrace_commit_locked(struct list_head *dirty)
+{
+	struct kprobe_site *site;
+	unsigned long *ips;
+	unsigned int n = 0;
+	int ret;
+
+	lockdep_assert_held(&kprobe_mutex);
+	list_for_each_entry(site, dirty, dirty)
+		n += kprobe_site_on_ftrace(site);
+	if (!n)
+		return 0;
+
+	ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return commit_each_site(dirty);
+	ret = commit_sites(dirty, ips);
+	kvfree(ips);
+	return ret;
+}
