@@ -390,9 +390,10 @@ int kprobe_handler_fault(struct pt_regs *regs, int trapnr);
  *				using the site any more
  * arch_arm_kprobe_site()	write the breakpoint; text lock held
  * arch_disarm_kprobe_site()	restore the original byte; text lock held
- * arch_kprobe_text_sync()	make every text change written so far
+ * arch_kprobe_text_sync()	make every text change asked for so far
  *				visible to every CPU; text lock held.  The
- *				core calls it once per batch of changes
+ *				core calls it once per batch of changes,
+ *				which the arch may hold back until then
  * arch_kprobe_step()		execute the probed instruction for a hit
  *				(exception context); true if nothing more
  *				comes back (emulated, or boosted when the

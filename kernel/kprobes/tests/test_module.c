@@ -71,6 +71,9 @@ static void mod_probe_goes_away(struct kunit *test)
 	struct kprobe *p = new_probe(test), *late = new_probe(test);
 
 	KUNIT_ASSERT_EQ(test, kpt_register(test, p), 0);
+	/* The module is traced: with ftrace probes its entry is one. */
+	KUNIT_EXPECT_EQ(test, kprobe_ftrace(p),
+			IS_ENABLED(CONFIG_KPROBES_ON_FTRACE));
 	KUNIT_EXPECT_EQ(test, call_target(1), 43);
 	KUNIT_EXPECT_EQ(test, mod_hits, 1);
 	KUNIT_EXPECT_FALSE(test, kprobe_gone(p));

@@ -14,8 +14,6 @@
  * the hit's frame and put back when the copy is done.
  */
 #include <linux/kprobes.h>
-#include <linux/memory.h>
-#include <linux/perf_event.h>
 #include <linux/uaccess.h>
 #include <asm/text-patching.h>
 #include <asm/sections.h>
@@ -25,54 +23,6 @@
 #include <asm/stacktrace.h>
 
 #include "internal.h"
-
-/**
- * arch_arm_kprobe_site - put INT3 on the probed instruction
- * @site: the site; its slot or emulation is ready
- *
- * Called under kprobe_text_lock().  Replacing the first byte of an
- * instruction with INT3 is safe while other CPUs execute it; they are
- * sure to see it after the next arch_kprobe_text_sync().
- */
-void arch_arm_kprobe_site(struct kprobe_site *site)
-{
-	u8 int3 = INT3_INSN_OPCODE;
-
-	lockdep_assert_held(&text_mutex);
-	text_poke(site->addr, &int3, INT3_INSN_SIZE);
-	perf_event_text_poke(site->addr, &site->opcode, 1, &int3, 1);
-}
-
-/**
- * arch_disarm_kprobe_site - put the original first byte back
- * @site: the site
- *
- * Called under kprobe_text_lock().  A CPU that still sees the INT3 until
- * the next arch_kprobe_text_sync() traps and, finding the byte restored,
- * executes the original instruction (kprobe_int3_handler(), case 4).
- */
-void arch_disarm_kprobe_site(struct kprobe_site *site)
-{
-	u8 int3 = INT3_INSN_OPCODE;
-
-	lockdep_assert_held(&text_mutex);
-	text_poke(site->addr, &site->opcode, 1);
-	perf_event_text_poke(site->addr, &int3, 1, &site->opcode, 1);
-}
-
-/**
- * arch_kprobe_text_sync - serialize every CPU against the text written
- *
- * Called under kprobe_text_lock(), once per batch of arm and disarm
- * calls.  Also waits for every CPU that trapped on a breakpoint before
- * it was removed: the IPI is not taken while such a CPU handles the
- * breakpoint or runs an out-of-line copy, both with interrupts off.
- */
-void arch_kprobe_text_sync(void)
-{
-	lockdep_assert_held(&text_mutex);
-	text_poke_sync();
-}
 
 /**
  * arch_kprobe_step - execute the probed instruction for a hit

@@ -169,6 +169,7 @@ int x86_kprobe_read_orig(unsigned long addr, u8 *buf)
 	int n;
 
 	lockdep_assert_held(&text_mutex);
+	x86_kprobe_text_flush();
 	for (n = 0; n < MAX_INSN_SIZE; n++) {
 		if (get_kernel_nofault(buf[n], (u8 *)addr + n))
 			break;

@@ -27,6 +27,10 @@ void kprobe_emulate_pushf(const struct arch_specific_insn *ai,
 void kprobe_emulate_cli_sti(const struct arch_specific_insn *ai,
 			    struct pt_regs *regs, unsigned long addr);
 
+/* text.c: changes to probed text, written and merged at each sync. */
+void x86_kprobe_text_queue(void *addr, const void *bytes, size_t len);
+void x86_kprobe_text_flush(void);
+
 /* decode.c: reading, checking and moving original instructions. */
 struct insn;
 int x86_kprobe_read_orig(unsigned long addr, u8 *buf);

@@ -308,7 +308,7 @@ void arch_optimize_kprobe_tail(struct kprobe_site *site)
 
 	lockdep_assert_held(&text_mutex);
 	gen_jump(site, jmp);
-	text_poke(site->addr + 1, jmp + 1, JMP32_INSN_SIZE - 1);
+	x86_kprobe_text_queue(site->addr + 1, jmp + 1, JMP32_INSN_SIZE - 1);
 }
 
 /**
@@ -322,7 +322,7 @@ void arch_optimize_kprobe_head(struct kprobe_site *site)
 	lockdep_assert_held(&text_mutex);
 	gen_jump(site, jmp);
 	gen_breakpoint(site, old);
-	text_poke(site->addr, jmp, 1);
+	x86_kprobe_text_queue(site->addr, jmp, 1);
 	perf_event_text_poke(site->addr, old, JMP32_INSN_SIZE, jmp,
 			     JMP32_INSN_SIZE);
 }
@@ -336,7 +336,7 @@ void arch_unoptimize_kprobe_head(struct kprobe_site *site)
 	u8 int3 = INT3_INSN_OPCODE;
 
 	lockdep_assert_held(&text_mutex);
-	text_poke(site->addr, &int3, 1);
+	x86_kprobe_text_queue(site->addr, &int3, 1);
 }
 
 /**
@@ -350,7 +350,7 @@ void arch_unoptimize_kprobe_tail(struct kprobe_site *site)
 	lockdep_assert_held(&text_mutex);
 	gen_jump(site, jmp);
 	gen_breakpoint(site, now);
-	text_poke(site->addr + 1, now + 1, JMP32_INSN_SIZE - 1);
+	x86_kprobe_text_queue(site->addr + 1, now + 1, JMP32_INSN_SIZE - 1);
 	perf_event_text_poke(site->addr, jmp, JMP32_INSN_SIZE, now,
 			     JMP32_INSN_SIZE);
 }
