@@ -120,6 +120,7 @@ def main():
     ap.add_argument('--incumbent', nargs='*', default=[])
     ap.add_argument('--version', default='Linux ?')
     ap.add_argument('--runs', default='?')
+    ap.add_argument('--config', default='?')
     ap.add_argument('--out')
     a = ap.parse_args()
 
@@ -131,7 +132,9 @@ def main():
 
     out = []
     date = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
-    out.append(f'kprobes benchmark, {date}, base {a.version}, runs: {a.runs} '
+    cfg = {'release': 'release config (no KASAN/lockdep)',
+           'debug': 'debug config (KASAN, lockdep, PROVE_RCU)'}.get(a.config, a.config)
+    out.append(f'kprobes benchmark, {date}, base {a.version}, {cfg}, runs: {a.runs} '
                f'(boots completed: ours {done_o}/{len(a.ours)}, incumbent '
                f'{done_i}/{len(a.incumbent)}); medians over the runs. '
                'QEMU/TCG times are relative, not hardware figures.')

@@ -24,20 +24,26 @@
 #                       case alone (a few seconds per boot)
 #   BENCH_SKIP_BUILD=1  reuse the kernels/initramfs built by a previous run
 #   BENCH_FLAVORS=...   subset/order of "ours incumbent" (for debugging)
+#   BENCH_CONFIG=debug  measure the test kernels (KASAN, lockdep, ...)
+#                       instead of the default "release" ones: the same
+#                       config without configs/debug.config, built apart
+#                       in build/obj-$FLAVOR-release
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 RUNS=${BENCH_RUNS:-3}
 TIMEOUT=${BENCH_TIMEOUT:-3600}
 read -r -a FLAVORS <<<"${BENCH_FLAVORS:-ours incumbent}"
+export VARIANT=${BENCH_CONFIG:-release}
+case $VARIANT in debug) VSUFFIX= ;; *) VSUFFIX=-$VARIANT ;; esac
 MAKEVARS=(ARCH=x86_64 "CC=ccache gcc" KBUILD_BUILD_USER=kprobes KBUILD_BUILD_HOST=qemu LOCALVERSION=)
 LOGDIR=$BUILD/bench-logs
 
 # The module, built against FLAVOR's kernel, in build/bench-$FLAVOR.
 build_module() {
-	local f=$1 src obj dir=$BUILD/bench-$1 blog=$BUILD/build-bench-$1.log
+	local f=$1 src obj dir=$BUILD/bench-$1$VSUFFIX blog=$BUILD/build-bench-$1$VSUFFIX.log
 	if [ "$f" = ours ]; then src=$BUILD/linux; else src=$PRISTINE; fi
-	obj=$BUILD/obj-$f
+	obj=$BUILD/obj-$f$VSUFFIX
 	mkdir -p "$dir"
 	rsync -c "$ROOT"/tests/bench/* "$dir"/
 	log "building tests/bench against the $f kernel"
@@ -50,10 +56,10 @@ build_module() {
 
 # build/initramfs-bench-$f.cpio.gz = the test initramfs + /bench/.
 build_initramfs() {
-	local f=$1 st=$BUILD/initramfs-bench-$1.d out=$BUILD/initramfs-bench-$1.cpio.gz
+	local f=$1 st=$BUILD/initramfs-bench-$1$VSUFFIX.d out=$BUILD/initramfs-bench-$1$VSUFFIX.cpio.gz
 	rm -rf "$st"
 	mkdir -p "$st"
-	cp "$BUILD/bench-$f/kprobes_bench.ko" "$st/kprobes_bench.ko"
+	cp "$BUILD/bench-$f$VSUFFIX/kprobes_bench.ko" "$st/kprobes_bench.ko"
 	strip --strip-debug "$st/kprobes_bench.ko"
 	printf '%s\n' "${BENCH_MODARGS:-}" >"$st/args"
 	{
@@ -63,7 +69,7 @@ build_initramfs() {
 	} >"$st.list"
 	[ -x "$BUILD/tools/gen_init_cpio" ] || die "no gen_init_cpio (scripts/mkinitramfs.sh builds it)"
 	{
-		cat "$BUILD/initramfs-$f.cpio.gz"
+		cat "$BUILD/initramfs-$f$VSUFFIX.cpio.gz"
 		"$BUILD/tools/gen_init_cpio" "$st.list" | gzip -6 -n
 	} >"$out.tmp"
 	mv "$out.tmp" "$out"
@@ -91,8 +97,8 @@ boot() {
 		-smp 2 -m 2G \
 		-cpu "${QEMU_CPU:-max}" \
 		-display none -no-reboot -nic none \
-		-kernel "$BUILD/obj-$f/arch/x86/boot/bzImage" \
-		-initrd "$BUILD/initramfs-bench-$f.cpio.gz" \
+		-kernel "$BUILD/obj-$f$VSUFFIX/arch/x86/boot/bzImage" \
+		-initrd "$BUILD/initramfs-bench-$f$VSUFFIX.cpio.gz" \
 		-append "console=ttyS0 ignore_loglevel panic=-1 kpmode=bench ${KERNEL_APPEND:-}" \
 		-monitor none -serial "file:$logf" </dev/null || rc=$?
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
@@ -117,6 +123,7 @@ main() {
 	done
 	python3 "$ROOT/scripts/bench-table.py" \
 		--version "$(kernel_version_of "$PRISTINE")" --runs "$RUNS" \
+		--config "$VARIANT" \
 		--out "$ROOT/out/bench.md" \
 		--ours $(ls "$LOGDIR"/console-ours-*.log 2>/dev/null) \
 		--incumbent $(ls "$LOGDIR"/console-incumbent-*.log 2>/dev/null)

@@ -5,7 +5,8 @@
 # (installed as extra/test_kprobes.ko).
 #
 # Config: make tinyconfig + configs/base.config + configs/debug.config
-# (+ configs/incumbent.config for FLAVOR=incumbent, + $EXTRA_FRAGMENTS).
+# (+ configs/incumbent.config for FLAVOR=incumbent, + $EXTRA_FRAGMENTS);
+# VARIANT=release leaves debug.config out and builds in obj-$FLAVOR-release.
 # The config is only regenerated when the fragments or the tree's Kconfig
 # files changed, so a no-change rebuild is just kbuild's own no-op.
 set -euo pipefail
@@ -21,7 +22,7 @@ kmake() { make -C "$SRC" O="$OBJ" "${MAKEVARS[@]}" "$@"; }
 
 fragments() {
 	echo "$ROOT/configs/base.config"
-	echo "$ROOT/configs/debug.config"
+	[ "$VARIANT" = release ] || echo "$ROOT/configs/debug.config"
 	[ "$FLAVOR" = incumbent ] && echo "$ROOT/configs/incumbent.config"
 	local f
 	for f in ${EXTRA_FRAGMENTS:-}; do echo "$f"; done
@@ -81,7 +82,7 @@ install_modules() {
 # The stock lib/test_kprobes.c, built unmodified against this kernel's
 # headers: the compatibility check for our API.
 build_pristine_test() {
-	local dir=$BUILD/pristine-test-$FLAVOR
+	local dir=$BUILD/pristine-test-$FLAVOR$VSUFFIX
 	mkdir -p "$dir"
 	# rsync -c keeps mtimes of unchanged files: no rebuild when nothing changed.
 	rsync -c "$ROOT"/tests/pristine/* "$dir"/

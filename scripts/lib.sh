@@ -16,9 +16,17 @@ esac
 # series work tree that way).
 if [ "$FLAVOR" = ours ]; then SRC=$BUILD/linux; else SRC=$PRISTINE; fi
 SRC=${KSRC:-$SRC}
-OBJ=${KOBJ:-$BUILD/obj-$FLAVOR}
-MODROOT=${KMODROOT:-$BUILD/modroot-$FLAVOR}
-INITRAMFS=$BUILD/initramfs-$FLAVOR.cpio.gz
+# VARIANT=release: the same kernel without configs/debug.config, built
+# apart (make bench uses it: the cost users would see, not KASAN's).
+VARIANT=${VARIANT:-debug}
+case $VARIANT in
+	debug) VSUFFIX= ;;
+	release) VSUFFIX=-release ;;
+	*) echo "VARIANT must be 'debug' or 'release', not '$VARIANT'" >&2; exit 2 ;;
+esac
+OBJ=${KOBJ:-$BUILD/obj-$FLAVOR$VSUFFIX}
+MODROOT=${KMODROOT:-$BUILD/modroot-$FLAVOR$VSUFFIX}
+INITRAMFS=$BUILD/initramfs-$FLAVOR$VSUFFIX.cpio.gz
 STAMPS=$BUILD/stamps
 # Top-level dirs of the project repo that mirror kernel-tree paths.
 OVERLAY_DIRS=(arch include kernel lib samples Documentation mm init tools)

@@ -226,8 +226,9 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
  * @probes: the &struct kprobe objects at @addr, linked by their @list
  * @nr_enabled: how many of @probes are neither disabled nor gone
  * @dirty: on the list of sites whose text a batch changes; kprobe mutex
- * @opt_link: on the optimizer's queue or wait list, or on a commit's list
- *	of jumps to take out; kprobe mutex
+ * @opt_link: on the optimizer's queue or wait list, on its list of
+ *	sites blocked for now, or on a commit's list of jumps to take out;
+ *	kprobe mutex
  * @armed: the breakpoint (or the optimized jump) is in the text
  * @gone: the text under @addr was freed; the site left the hash table
  * @opt: KPROBE_OPT_* state of jump optimization; written under the

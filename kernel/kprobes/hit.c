@@ -115,15 +115,21 @@ NOKPROBE_SYMBOL(site_count_miss);
 /*
  * Return: true when a pre handler took over regs->ip.  A jprobe needs the
  * breakpoint path: one that joined an optimized site misses the hits that
- * come through the jump (@detour) until the jump is taken out.
+ * come through the jump (@detour) until the jump is taken out.  Otherwise
+ * @post says whether a post handler will have to run; the same walk finds
+ * out.
  */
 static bool site_run_pre(struct kprobe_site *site, struct pt_regs *regs,
-			 bool detour)
+			 bool detour, bool *post)
 {
 	struct kprobe *p;
 
+	*post = false;
 	site_for_each_probe(p, site) {
-		if (kprobe_disabled(p) || !p->pre_handler)
+		if (kprobe_disabled(p))
+			continue;
+		*post |= !!p->post_handler;
+		if (!p->pre_handler)
 			continue;
 		if (detour && kprobe_is_jprobe(p)) {
 			p->nmissed++;
@@ -166,32 +172,34 @@ static bool site_wants_post(struct kprobe_site *site)
 
 NOKPROBE_SYMBOL(site_wants_post);
 
-/**
- * kprobe_hit_step - step 2 of a hit: execute the original instruction
- * @f: the hit's frame, innermost on this CPU
- * @regs: the context, pointing at the probed instruction's site
+/*
+ * Step 2 of a hit: execute the original instruction.  @post: a post
+ * handler will have to run afterwards.
  *
- * When no post handler will run (none is registered, or the hit is
- * nested), the arch may "boost": send the CPU through the instruction and
- * straight on, without coming back here.  The hit then ends at once.  A
- * site on its way into or out of jump optimization always boosts.
- *
- * Also where a jprobe's hit resumes once its mirror is done.
+ * When none will (none is registered, or the hit is nested), the arch may
+ * "boost": send the CPU through the instruction and straight on, without
+ * coming back here.  The hit then ends at once.  A site on its way into
+ * or out of jump optimization always boosts.  At an ftrace call site the
+ * instruction is the call to ftrace, which is over.
  */
-void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs)
+static void hit_step(struct kprobe_frame *f, struct pt_regs *regs, bool post)
 {
+	struct kprobe_site *site = f->site;
 	bool boost = true;
 
-	if (kprobe_site_on_ftrace(f->site)) {
+	if (kprobe_site_on_ftrace(site)) {
 		/* Never nested: those are counted as missed before a frame. */
+		instruction_pointer_set(regs, kprobe_ftrace_next_ip(site));
 		f->status = KPROBE_HIT_SS;
-		instruction_pointer_set(regs, kprobe_ftrace_next_ip(f->site));
-		kprobe_step_done(regs);
+		if (post)
+			kprobe_step_done(regs);
+		else
+			frame_pop();
 		return;
 	}
 	if (f->status == KPROBE_REENTER) {
 		/* Nested: no handler of any kind runs. */
-	} else if (kprobe_site_via_detour(f->site)) {
+	} else if (kprobe_site_via_detour(site)) {
 		/*
 		 * The CPU leaves through the detour's copy of the region (see
 		 * opt.c).  Only a probe that just joined and whose post
@@ -200,11 +208,25 @@ void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs)
 		f->status = KPROBE_HIT_SSDONE;
 	} else {
 		f->status = KPROBE_HIT_SS;
-		boost = !site_wants_post(f->site);
+		boost = !post;
 	}
 	__this_cpu_write(current_kprobe, &kprobe_in_step);
-	if (arch_kprobe_step(f->site, regs, f, boost))
+	if (arch_kprobe_step(site, regs, f, boost))
 		kprobe_step_done(regs);
+}
+
+NOKPROBE_SYMBOL(hit_step);
+
+/**
+ * kprobe_hit_step - resume a paused hit at step 2
+ * @f: the hit's frame, innermost on this CPU
+ * @regs: the context, pointing at the probed instruction's site
+ *
+ * Where a jprobe's hit resumes once its mirror is done.
+ */
+void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs)
+{
+	hit_step(f, regs, site_wants_post(f->site));
 }
 
 NOKPROBE_SYMBOL(kprobe_hit_step);
@@ -221,7 +243,7 @@ NOKPROBE_SYMBOL(kprobe_hit_step);
  */
 bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs)
 {
-	bool nested = kprobe_running();
+	bool nested = kprobe_running(), post = false;
 	struct kprobe_frame *f;
 
 	f = frame_push(site, nested ? KPROBE_REENTER : KPROBE_HIT_ACTIVE);
@@ -235,14 +257,14 @@ bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs)
 	 */
 	if (nested) {
 		site_count_miss(site);
-	} else if (site_run_pre(site, regs, false)) {
+	} else if (site_run_pre(site, regs, false, &post)) {
 		if (f->status != KPROBE_HIT_JPROBE)
 			frame_pop();
 		return true;
 	}
 
 	/* 2. The original instruction. */
-	kprobe_hit_step(f, regs);
+	hit_step(f, regs, post);
 	return true;
 }
 
@@ -269,7 +291,7 @@ bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs)
 {
 	struct kprobe_site *site;
 	struct kprobe_frame *f;
-	bool took_over = false;
+	bool took_over = false, post;
 
 	/* RCU-sched reader for the lookup; handlers do not migrate. */
 	preempt_disable_notrace();
@@ -285,7 +307,7 @@ bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs)
 		goto out;
 
 	instruction_pointer_set(regs, addr + KPROBE_BREAKPOINT_SIZE);
-	took_over = site_run_pre(site, regs, true);
+	took_over = site_run_pre(site, regs, true, &post);
 	frame_pop();
 out:
 	preempt_enable_notrace();
@@ -310,6 +332,7 @@ NOKPROBE_SYMBOL(kprobe_site_hit_optimized);
 void kprobe_site_hit_ftrace(struct kprobe_site *site, struct pt_regs *regs)
 {
 	struct kprobe_frame *f;
+	bool post;
 
 	if (kprobe_running()) {
 		site_count_miss(site);
@@ -322,14 +345,14 @@ void kprobe_site_hit_ftrace(struct kprobe_site *site, struct pt_regs *regs)
 	/* 1. Pre handlers. */
 	instruction_pointer_set(regs, (unsigned long)site->addr +
 				      KPROBE_BREAKPOINT_SIZE);
-	if (site_run_pre(site, regs, false)) {
+	if (site_run_pre(site, regs, false, &post)) {
 		if (f->status != KPROBE_HIT_JPROBE)
 			frame_pop();
 		return;
 	}
 
 	/* 2 and 3. The call is the instruction; then the post handlers. */
-	kprobe_hit_step(f, regs);
+	hit_step(f, regs, post);
 }
 
 NOKPROBE_SYMBOL(kprobe_site_hit_ftrace);

@@ -59,6 +59,12 @@ static bool opt_enabled = true;
 /* QUEUED sites, by opt_link: not yet waited for, and being waited for. */
 static LIST_HEAD(opt_queue);
 static LIST_HEAD(opt_waiting);
+/*
+ * NONE sites, by opt_link, that the arch turned down for now: another
+ * probe in their region (-EAGAIN), or no memory.  Looked at again when a
+ * site goes away.
+ */
+static LIST_HEAD(opt_blocked);
 
 static void kprobe_optimizer(struct work_struct *work);
 static DECLARE_DELAYED_WORK(opt_work, kprobe_optimizer);
@@ -125,9 +131,12 @@ static void site_queue_locked(struct kprobe_site *site)
 
 	lockdep_assert_held(&text_mutex);
 	ret = arch_prepare_kprobe_opt(site);
+	list_del_init(&site->opt_link);		/* off opt_blocked */
 	if (ret) {
 		/* Another probe in the way may go; memory may come back. */
 		site->opt_refused = ret != -EAGAIN && ret != -ENOMEM;
+		if (!site->opt_refused)
+			list_add_tail(&site->opt_link, &opt_blocked);
 		return;
 	}
 	/* The detour is complete before any CPU is sent into it. */
@@ -161,17 +170,17 @@ static void site_unoptimize_now_locked(struct kprobe_site *site)
 }
 
 /*
- * Sites whose region may have held @addr's site get another look, unless
- * they are optimized already or never will be.
+ * Blocked sites whose region may have held @addr's site get another
+ * look.  There are few of them, if any: a batch of thousands of dead
+ * sites costs next to nothing here.
  */
-static void mark_neighbours_dirty(unsigned long addr)
+static void mark_blocked_dirty(unsigned long addr)
 {
 	struct kprobe_site *q;
-	int d;
 
-	for (d = 1; d < KPROBE_OPT_MAX_REGION; d++) {
-		q = get_kprobe_site((kprobe_opcode_t *)(addr - d));
-		if (q && q->opt == KPROBE_OPT_NONE && !q->opt_refused)
+	list_for_each_entry(q, &opt_blocked, opt_link) {
+		if (addr > (unsigned long)q->addr &&
+		    addr < (unsigned long)q->addr + KPROBE_OPT_MAX_REGION)
 			kprobe_site_mark_dirty_locked(q);
 	}
 }
@@ -213,6 +222,7 @@ void kprobe_opt_kill_locked(struct kprobe_site *site)
 	lockdep_assert_held(&kprobe_mutex);
 	if (site->opt != KPROBE_OPT_NONE)
 		site_retire_locked(site);
+	list_del_init(&site->opt_link);		/* off opt_blocked */
 }
 
 /**
@@ -235,8 +245,8 @@ void kprobe_opt_commit_locked(struct list_head *dirty)
 
 	/* 1. A site that goes may have kept a neighbour from optimizing. */
 	list_for_each_entry(site, dirty, dirty) {
-		if (list_empty(&site->probes))
-			mark_neighbours_dirty((unsigned long)site->addr);
+		if (list_empty(&site->probes) && !list_empty(&opt_blocked))
+			mark_blocked_dirty((unsigned long)site->addr);
 	}
 
 	/*
@@ -278,6 +288,8 @@ void kprobe_opt_commit_locked(struct list_head *dirty)
 		case KPROBE_OPT_NONE:
 			if (want)
 				site_queue_locked(site);
+			else
+				list_del_init(&site->opt_link);	/* off opt_blocked */
 			break;
 		case KPROBE_OPT_QUEUED:
 			if (!want)
