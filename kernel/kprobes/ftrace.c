@@ -168,57 +168,54 @@ static void fops_detach(int i, unsigned long *ips, unsigned int n)
 }
 
 /*
- * The sites of @dirty that ops @i must gain (@attach) or lose, into
- * @ips; returns how many.  @failed: ops whose attach failed in this
- * commit; their sites stay where they are.
+ * Does ops @i gain @site (@attach) or lose it in this commit?  @failed:
+ * ops whose attach failed in this commit; their sites stay where they
+ * are.  Asked before and after the change to the filter, with the same
+ * answer: the site's fields change only after both questions.
  */
+static bool site_moves(struct kprobe_site *site, int i, bool attach,
+		       unsigned long failed)
+{
+	if (!kprobe_site_on_ftrace(site))
+		return false;
+	if (attach)
+		return site_wanted_fops(site) == i &&
+		       !(site->fops_in & BIT(i)) && !(failed & BIT(i));
+	return (site->fops_in & BIT(i)) && site->fops != fops_of(i);
+}
+
+/* The sites of @dirty that ops @i gains or loses, into @ips; how many. */
 static unsigned int collect_ips(struct list_head *dirty, int i, bool attach,
 				unsigned long failed, unsigned long *ips)
 {
 	struct kprobe_site *site;
 	unsigned int n = 0;
-	int want;
 
 	list_for_each_entry(site, dirty, dirty) {
-		if (!kprobe_site_on_ftrace(site))
-			continue;
-		want = site_wanted_fops(site);
-		if (attach) {
-			if (want != i || (site->fops_in & BIT(i)) ||
-			    (failed & BIT(i)))
-				continue;
-		} else if (!(site->fops_in & BIT(i)) ||
-			   site->fops == fops_of(i)) {
-			continue;
-		}
-		ips[n++] = (unsigned long)site->addr;
+		if (site_moves(site, i, attach, failed))
+			ips[n++] = (unsigned long)site->addr;
 	}
 	return n;
 }
 
-/* Record the outcome of a successful attach to ops @i for @dirty. */
-static void publish_attach(struct list_head *dirty, int i)
+/*
+ * Ops @i's filter gained (@attach) or lost the sites collect_ips() named:
+ * record it in the sites; a gained site runs through ops @i from now on.
+ */
+static void publish(struct list_head *dirty, int i, bool attach,
+		    unsigned long failed)
 {
 	struct kprobe_site *site;
 
 	list_for_each_entry(site, dirty, dirty) {
-		if (kprobe_site_on_ftrace(site) &&
-		    site_wanted_fops(site) == i && !(site->fops_in & BIT(i))) {
+		if (!site_moves(site, i, attach, failed))
+			continue;
+		if (attach) {
 			site->fops_in |= BIT(i);
 			WRITE_ONCE(site->fops, fops_of(i));
-		}
-	}
-}
-
-/* Forget ops @i for the sites of @dirty it was just detached from. */
-static void publish_detach(struct list_head *dirty, int i)
-{
-	struct kprobe_site *site;
-
-	list_for_each_entry(site, dirty, dirty) {
-		if (kprobe_site_on_ftrace(site) &&
-		    (site->fops_in & BIT(i)) && site->fops != fops_of(i))
+		} else {
 			site->fops_in &= ~BIT(i);
+		}
 	}
 }
 
@@ -240,6 +237,8 @@ static int commit_sites(struct list_head *dirty, unsigned long *ips)
 	unsigned int n;
 	int i, ret = 0, err;
 
+	lockdep_assert_held(&kprobe_mutex);
+
 	/* 1. Sites that must stop running probes do so at once. */
 	silence_unwanted(dirty);
 
@@ -255,7 +254,7 @@ static int commit_sites(struct list_head *dirty, unsigned long *ips)
 			ret = ret ?: err;
 			continue;
 		}
-		publish_attach(dirty, i);
+		publish(dirty, i, true, failed);
 	}
 
 	/* 3. Detach them from the ops they no longer run through. */
@@ -264,7 +263,7 @@ static int commit_sites(struct list_head *dirty, unsigned long *ips)
 		if (!n)
 			continue;
 		fops_detach(i, ips, n);
-		publish_detach(dirty, i);
+		publish(dirty, i, false, failed);
 	}
 	return ret;
 }

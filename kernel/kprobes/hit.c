@@ -217,6 +217,25 @@ static void hit_step(struct kprobe_frame *f, struct pt_regs *regs, bool post)
 
 NOKPROBE_SYMBOL(hit_step);
 
+/*
+ * Steps 1 and 2 of a hit whose frame @f is pushed: the pre handlers, then
+ * the instruction.  A handler that took over regs->ip ends the hit,
+ * except a jprobe's: its mirror runs with the hit still open (jprobe.c).
+ */
+static void hit_run(struct kprobe_frame *f, struct pt_regs *regs)
+{
+	bool post;
+
+	if (site_run_pre(f->site, regs, false, &post)) {
+		if (f->status != KPROBE_HIT_JPROBE)
+			frame_pop();
+		return;
+	}
+	hit_step(f, regs, post);
+}
+
+NOKPROBE_SYMBOL(hit_run);
+
 /**
  * kprobe_hit_step - resume a paused hit at step 2
  * @f: the hit's frame, innermost on this CPU
@@ -243,28 +262,21 @@ NOKPROBE_SYMBOL(kprobe_hit_step);
  */
 bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs)
 {
-	bool nested = kprobe_running(), post = false;
+	bool nested = kprobe_running();
 	struct kprobe_frame *f;
 
+	lockdep_assert_irqs_disabled();
 	f = frame_push(site, nested ? KPROBE_REENTER : KPROBE_HIT_ACTIVE);
 	if (!f)
 		return false;
 
-	/*
-	 * 1. Handlers, unless this CPU is already inside one.  A handler
-	 * that took over regs->ip ends the hit, except a jprobe's: its
-	 * mirror runs with the hit still open (see jprobe.c).
-	 */
+	/* Inside a handler already: no handler runs, only the instruction. */
 	if (nested) {
 		site_count_miss(site);
-	} else if (site_run_pre(site, regs, false, &post)) {
-		if (f->status != KPROBE_HIT_JPROBE)
-			frame_pop();
-		return true;
+		hit_step(f, regs, false);
+	} else {
+		hit_run(f, regs);
 	}
-
-	/* 2. The original instruction. */
-	hit_step(f, regs, post);
 	return true;
 }
 
@@ -332,8 +344,8 @@ NOKPROBE_SYMBOL(kprobe_site_hit_optimized);
 void kprobe_site_hit_ftrace(struct kprobe_site *site, struct pt_regs *regs)
 {
 	struct kprobe_frame *f;
-	bool post;
 
+	lockdep_assert_preemption_disabled();
 	if (kprobe_running()) {
 		site_count_miss(site);
 		return;
@@ -342,17 +354,10 @@ void kprobe_site_hit_ftrace(struct kprobe_site *site, struct pt_regs *regs)
 	if (!f)
 		return;
 
-	/* 1. Pre handlers. */
+	/* The call is the instruction: hit_step() only moves past it. */
 	instruction_pointer_set(regs, (unsigned long)site->addr +
 				      KPROBE_BREAKPOINT_SIZE);
-	if (site_run_pre(site, regs, false, &post)) {
-		if (f->status != KPROBE_HIT_JPROBE)
-			frame_pop();
-		return;
-	}
-
-	/* 2 and 3. The call is the instruction; then the post handlers. */
-	hit_step(f, regs, post);
+	hit_run(f, regs);
 }
 
 NOKPROBE_SYMBOL(kprobe_site_hit_ftrace);

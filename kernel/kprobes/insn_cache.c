@@ -14,7 +14,7 @@
  * slot is freed only after a grace period has passed since its site was
  * unlinked, so no CPU executes in a freed slot.  A detour may still hold
  * a preempted task, so it is freed in two steps around the optimizer's
- * grace periods: kprobe_slot_free_deferred() marks it dying, the
+ * grace periods: kprobe_detour_free_deferred() marks it dying, the
  * optimizer moves the dying slots to "reaping" before it waits
  * (kprobe_slots_gc_begin_locked()) and frees them after
  * (kprobe_slots_gc_end_locked()).
