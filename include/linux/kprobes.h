@@ -332,6 +332,18 @@ static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
 	return this_cpu_ptr(&kprobe_ctlblk);
 }
 
+/**
+ * kprobe_top_frame - the innermost hit this CPU is processing
+ *
+ * Return: the frame, or NULL when no hit is in progress.
+ */
+static __always_inline struct kprobe_frame *kprobe_top_frame(void)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+
+	return kcb->depth ? &kcb->frames[kcb->depth - 1] : NULL;
+}
+
 void kprobe_busy_begin(void);
 void kprobe_busy_end(void);
 
@@ -370,12 +382,19 @@ unsigned long kprobe_trap_count(void);
  * them run in the breakpoint's exception context.
  */
 struct kprobe_site *get_kprobe_site(kprobe_opcode_t *addr);
-bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs);
+bool kprobe_breakpoint_hit(kprobe_opcode_t *addr, struct pt_regs *regs);
 void kprobe_step_done(struct pt_regs *regs);
-struct kprobe_frame *kprobe_top_frame(void);
 void kprobe_frame_abort(struct pt_regs *regs);
 bool kprobe_jprobe_return(struct pt_regs *regs);
-void kprobe_count_trap(void);
+
+DECLARE_PER_CPU(unsigned long, kprobe_traps);
+
+/* Account one breakpoint trap handled by kprobes (see kprobe_trap_count). */
+static __always_inline void kprobe_count_trap(void)
+{
+	__this_cpu_inc(kprobe_traps);
+}
+
 int kprobe_site_fault(struct kprobe_site *site, struct pt_regs *regs,
 		      int trapnr);
 int kprobe_handler_fault(struct pt_regs *regs, int trapnr);

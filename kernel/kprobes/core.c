@@ -54,21 +54,14 @@
 
 #include "internal.h"
 
-#define KPROBE_HASH_BITS	10
-
 /* Serialises every change to probes, sites and slots; see above. */
 DEFINE_MUTEX(kprobe_mutex);
 
-static struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
+struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
 static LIST_HEAD(kprobe_gone_sites);		/* struct kprobe_site.link */
 static LIST_HEAD(kprobe_dirty_sites);		/* struct kprobe_site.dirty */
 static bool kprobes_disarmed;			/* debugfs "enabled" is 0 */
 static bool kprobe_text_written;		/* since the last commit */
-
-static struct hlist_head *kprobe_bucket(kprobe_opcode_t *addr)
-{
-	return &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)];
-}
 
 /**
  * get_kprobe_site - find the live site at an address

@@ -49,9 +49,10 @@ struct kprobe_fops {
 
 enum { KPROBE_FOPS_PLAIN, KPROBE_FOPS_IPMODIFY, KPROBE_FOPS_NR };
 
-static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
-				  struct ftrace_ops *ops,
-				  struct ftrace_regs *fregs);
+static void __kprobes kprobe_ftrace_handler(unsigned long ip,
+					    unsigned long parent_ip,
+					    struct ftrace_ops *ops,
+					    struct ftrace_regs *fregs);
 
 static struct kprobe_fops kprobe_fops[KPROBE_FOPS_NR] = {
 	[KPROBE_FOPS_PLAIN] = {
@@ -79,9 +80,10 @@ void kprobe_ftrace_kill(void)
 	WRITE_ONCE(kprobe_ftrace_dead, true);
 }
 
-static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
-				  struct ftrace_ops *ops,
-				  struct ftrace_regs *fregs)
+static void __kprobes kprobe_ftrace_handler(unsigned long ip,
+					    unsigned long parent_ip,
+					    struct ftrace_ops *ops,
+					    struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	struct kprobe_site *site;
@@ -95,14 +97,12 @@ static void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 		return;
 
 	/* While a site moves between our ops, only one of them speaks. */
-	site = get_kprobe_site((kprobe_opcode_t *)ip);
+	site = kprobe_site_find((kprobe_opcode_t *)ip);
 	if (site && READ_ONCE(site->fops) == ops)
 		kprobe_site_hit_ftrace(site, regs);
 
 	ftrace_test_recursion_unlock(bit);
 }
-
-NOKPROBE_SYMBOL(kprobe_ftrace_handler);
 
 /* Index of the ops @site should be attached to, or -1 for none. */
 static int site_wanted_fops(struct kprobe_site *site)

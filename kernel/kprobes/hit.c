@@ -29,6 +29,12 @@
  * original instruction executes, or NULL.  It is never NULL between the
  * breakpoint and the end of step 3, which is how faults taken meanwhile
  * find their way back here.
+ *
+ * Every call and every page crossed between the trap and the handler is
+ * paid on each hit (dearly under an emulator, which cannot chain code
+ * across pages).  So the entry points sit in .kprobes.text (__kprobes:
+ * never traced or probed, next to the architecture's breakpoint handler)
+ * and inline the steps; only the handlers and the arch's step are calls.
  */
 #include <linux/kprobes.h>
 #include <linux/preempt.h>
@@ -42,7 +48,7 @@ EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
 /* Breakpoint traps handled by kprobes on this CPU. */
-static DEFINE_PER_CPU(unsigned long, kprobe_traps);
+DEFINE_PER_CPU(unsigned long, kprobe_traps);
 
 /*
  * Walk the probes of @site from the hit path.  It always runs as an
@@ -58,22 +64,8 @@ static struct kprobe kprobe_in_step;
 /* kprobe_running() between kprobe_busy_begin() and kprobe_busy_end(). */
 static struct kprobe kprobe_busy;
 
-/**
- * kprobe_top_frame - the innermost hit this CPU is processing
- *
- * Return: the frame, or NULL when no hit is in progress.
- */
-struct kprobe_frame *kprobe_top_frame(void)
-{
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-
-	return kcb->depth ? &kcb->frames[kcb->depth - 1] : NULL;
-}
-
-NOKPROBE_SYMBOL(kprobe_top_frame);
-
-static struct kprobe_frame *frame_push(struct kprobe_site *site,
-				       unsigned int status)
+static nokprobe_inline struct kprobe_frame *
+frame_push(struct kprobe_site *site, unsigned int status)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_frame *f;
@@ -88,17 +80,13 @@ static struct kprobe_frame *frame_push(struct kprobe_site *site,
 	return f;
 }
 
-NOKPROBE_SYMBOL(frame_push);
-
-static void frame_pop(void)
+static nokprobe_inline void frame_pop(void)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe_frame *f = &kcb->frames[--kcb->depth];
 
 	__this_cpu_write(current_kprobe, f->prev);
 }
-
-NOKPROBE_SYMBOL(frame_pop);
 
 static void site_count_miss(struct kprobe_site *site)
 {
@@ -119,8 +107,9 @@ NOKPROBE_SYMBOL(site_count_miss);
  * @post says whether a post handler will have to run; the same walk finds
  * out.
  */
-static bool site_run_pre(struct kprobe_site *site, struct pt_regs *regs,
-			 bool detour, bool *post)
+static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
+					 struct pt_regs *regs, bool detour,
+					 bool *post)
 {
 	struct kprobe *p;
 
@@ -142,9 +131,8 @@ static bool site_run_pre(struct kprobe_site *site, struct pt_regs *regs,
 	return false;
 }
 
-NOKPROBE_SYMBOL(site_run_pre);
-
-static void site_run_post(struct kprobe_site *site, struct pt_regs *regs)
+static nokprobe_inline void site_run_post(struct kprobe_site *site,
+					  struct pt_regs *regs)
 {
 	struct kprobe *p;
 
@@ -156,10 +144,8 @@ static void site_run_post(struct kprobe_site *site, struct pt_regs *regs)
 	}
 }
 
-NOKPROBE_SYMBOL(site_run_post);
-
 /* Will a post handler have to run after the instruction? */
-static bool site_wants_post(struct kprobe_site *site)
+static nokprobe_inline bool site_wants_post(struct kprobe_site *site)
 {
 	struct kprobe *p;
 
@@ -169,8 +155,6 @@ static bool site_wants_post(struct kprobe_site *site)
 	}
 	return false;
 }
-
-NOKPROBE_SYMBOL(site_wants_post);
 
 /*
  * Step 2 of a hit: execute the original instruction.  @post: a post
@@ -182,7 +166,8 @@ NOKPROBE_SYMBOL(site_wants_post);
  * or out of jump optimization always boosts.  At an ftrace call site the
  * instruction is the call to ftrace, which is over.
  */
-static void hit_step(struct kprobe_frame *f, struct pt_regs *regs, bool post)
+static nokprobe_inline void hit_step(struct kprobe_frame *f,
+				     struct pt_regs *regs, bool post)
 {
 	struct kprobe_site *site = f->site;
 	bool boost = true;
@@ -211,18 +196,22 @@ static void hit_step(struct kprobe_frame *f, struct pt_regs *regs, bool post)
 		boost = !post;
 	}
 	__this_cpu_write(current_kprobe, &kprobe_in_step);
-	if (arch_kprobe_step(site, regs, f, boost))
+	if (!arch_kprobe_step(site, regs, f, boost))
+		return;		/* finished by the arch's own trap */
+	/* Emulated or boosted: step 3 now, skipping the walk if no use. */
+	if (post && f->status == KPROBE_HIT_SS)
 		kprobe_step_done(regs);
+	else
+		frame_pop();
 }
-
-NOKPROBE_SYMBOL(hit_step);
 
 /*
  * Steps 1 and 2 of a hit whose frame @f is pushed: the pre handlers, then
  * the instruction.  A handler that took over regs->ip ends the hit,
  * except a jprobe's: its mirror runs with the hit still open (jprobe.c).
  */
-static void hit_run(struct kprobe_frame *f, struct pt_regs *regs)
+static nokprobe_inline void hit_run(struct kprobe_frame *f,
+				    struct pt_regs *regs)
 {
 	bool post;
 
@@ -233,8 +222,6 @@ static void hit_run(struct kprobe_frame *f, struct pt_regs *regs)
 	}
 	hit_step(f, regs, post);
 }
-
-NOKPROBE_SYMBOL(hit_run);
 
 /**
  * kprobe_hit_step - resume a paused hit at step 2
@@ -251,21 +238,27 @@ void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs)
 NOKPROBE_SYMBOL(kprobe_hit_step);
 
 /**
- * kprobe_site_hit - process a breakpoint hit at a probe site
- * @site: the site whose breakpoint trapped
+ * kprobe_breakpoint_hit - process a breakpoint hit at a probe site
+ * @addr: the address of the breakpoint that trapped
  * @regs: the trapped context
  *
  * Called by the architecture's breakpoint handler.
  *
- * Return: true if the hit was handled; false only when this CPU is already
- * nested too deeply to execute the instruction safely.
+ * Return: true if the hit was handled; false when no breakpoint site of
+ * kprobes is at @addr, or this CPU is already nested too deeply to
+ * execute the instruction safely.
  */
-bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs)
+bool __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
+				     struct pt_regs *regs)
 {
+	struct kprobe_site *site = kprobe_site_find(addr);
 	bool nested = kprobe_running();
 	struct kprobe_frame *f;
 
 	lockdep_assert_irqs_disabled();
+	/* ftrace call sites are armed through ftrace, never by a breakpoint. */
+	if (!site || kprobe_site_on_ftrace(site))
+		return false;
 	f = frame_push(site, nested ? KPROBE_REENTER : KPROBE_HIT_ACTIVE);
 	if (!f)
 		return false;
@@ -279,8 +272,6 @@ bool kprobe_site_hit(struct kprobe_site *site, struct pt_regs *regs)
 	}
 	return true;
 }
-
-NOKPROBE_SYMBOL(kprobe_site_hit);
 
 /**
  * kprobe_site_hit_optimized - a CPU went through an optimized site's jump
@@ -299,7 +290,8 @@ NOKPROBE_SYMBOL(kprobe_site_hit);
  * Return: true when a pre handler took over regs->ip: the detour must
  * resume at regs->ip instead of running the region's instructions.
  */
-bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs)
+bool __kprobes kprobe_site_hit_optimized(unsigned long addr,
+					 struct pt_regs *regs)
 {
 	struct kprobe_site *site;
 	struct kprobe_frame *f;
@@ -307,7 +299,7 @@ bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs)
 
 	/* RCU-sched reader for the lookup; handlers do not migrate. */
 	preempt_disable_notrace();
-	site = get_kprobe_site((kprobe_opcode_t *)addr);
+	site = kprobe_site_find((kprobe_opcode_t *)addr);
 	if (!site)
 		goto out;
 	if (kprobe_running() || READ_ONCE(site->opt) != KPROBE_OPT_DONE) {
@@ -326,8 +318,6 @@ out:
 	return took_over;
 }
 
-NOKPROBE_SYMBOL(kprobe_site_hit_optimized);
-
 /**
  * kprobe_site_hit_ftrace - a function called ftrace at a probed entry
  * @site: the site at the ftrace call
@@ -341,7 +331,8 @@ NOKPROBE_SYMBOL(kprobe_site_hit_optimized);
  * takes over regs->ip sends the function there; a jprobe's mirror runs
  * with the hit open until jprobe_return().
  */
-void kprobe_site_hit_ftrace(struct kprobe_site *site, struct pt_regs *regs)
+void __kprobes kprobe_site_hit_ftrace(struct kprobe_site *site,
+				      struct pt_regs *regs)
 {
 	struct kprobe_frame *f;
 
@@ -360,8 +351,6 @@ void kprobe_site_hit_ftrace(struct kprobe_site *site, struct pt_regs *regs)
 	hit_run(f, regs);
 }
 
-NOKPROBE_SYMBOL(kprobe_site_hit_ftrace);
-
 /**
  * kprobe_step_done - the original instruction of the innermost hit is done
  * @regs: the context, already pointing after the instruction (or, for a
@@ -370,7 +359,7 @@ NOKPROBE_SYMBOL(kprobe_site_hit_ftrace);
  * Step 3: run the post handlers, unless the hit was nested, and forget
  * the hit.
  */
-void kprobe_step_done(struct pt_regs *regs)
+void __kprobes kprobe_step_done(struct pt_regs *regs)
 {
 	struct kprobe_frame *f = kprobe_top_frame();
 
@@ -380,8 +369,6 @@ void kprobe_step_done(struct pt_regs *regs)
 	}
 	frame_pop();
 }
-
-NOKPROBE_SYMBOL(kprobe_step_done);
 
 /**
  * kprobe_frame_abort - forget the innermost hit without finishing it
@@ -465,18 +452,6 @@ void kprobe_busy_end(void)
 }
 EXPORT_SYMBOL_GPL(kprobe_busy_end);
 NOKPROBE_SYMBOL(kprobe_busy_end);
-
-/**
- * kprobe_count_trap - account one breakpoint trap handled by kprobes
- *
- * Called by the architecture's breakpoint handler.
- */
-void kprobe_count_trap(void)
-{
-	__this_cpu_inc(kprobe_traps);
-}
-
-NOKPROBE_SYMBOL(kprobe_count_trap);
 
 /**
  * kprobe_trap_count - breakpoint traps kprobes handled, on all CPUs

@@ -8,6 +8,7 @@
 #include <linux/kprobes.h>
 #include <linux/seq_file.h>
 #include <linux/ftrace.h>
+#include <linux/hash.h>
 
 struct module;
 
@@ -26,6 +27,32 @@ int kprobes_update_all_locked(void);
 void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset);
 int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
 			   int *done);
+
+/*
+ * The site table, by address.  Lookups are RCU readers: the breakpoint
+ * path by exception context, other hit paths with preemption disabled;
+ * writers hold the kprobe mutex.  The hit paths inline the lookup.
+ */
+#define KPROBE_HASH_BITS	10
+extern struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
+
+static __always_inline struct hlist_head *kprobe_bucket(kprobe_opcode_t *addr)
+{
+	return &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)];
+}
+
+/* get_kprobe_site() for the hit paths: no lockdep, always inline. */
+static __always_inline struct kprobe_site *kprobe_site_find(kprobe_opcode_t *addr)
+{
+	struct kprobe_site *site;
+
+	hlist_for_each_entry_rcu(site, kprobe_bucket(addr), node,
+				 !preemptible()) {
+		if (site->addr == addr)
+			return site;
+	}
+	return NULL;
+}
 
 /* hit.c */
 void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs);

@@ -92,7 +92,7 @@ static void reg_blacklisted(struct kunit *test)
 		.pre_handler = count_pre,
 	};
 	struct kprobe hit_path = {
-		.symbol_name = "kprobe_site_hit",
+		.symbol_name = "kprobe_breakpoint_hit",
 		.pre_handler = count_pre,
 	};
 

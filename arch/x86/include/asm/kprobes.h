@@ -63,9 +63,10 @@ struct arch_specific_insn {
  * way back:
  *   KPROBE_SLOT_TRAP       INT3, which finishes the hit (post handlers)
  *   KPROBE_SLOT_BOOST      JMP to the next instruction
- *   KPROBE_SLOT_BOOST_STI  STI; JMP, for callers that had interrupts on:
- *                          STI's one-instruction delay keeps them off
- *                          until the CPU is back in the original code
+ *   KPROBE_SLOT_BOOST_STI  STI; JMP, for callers that had interrupts on,
+ *                          on preemptible kernels: STI's one-instruction
+ *                          delay keeps them off until the CPU is back in
+ *                          the original code
  * The longest instruction is 15 bytes.
  */
 #define KPROBE_SLOT_TRAP	0

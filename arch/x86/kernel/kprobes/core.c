@@ -8,10 +8,11 @@
  * taken while a probe is being processed reach kprobe_fault_handler()
  * through the #GP and #PF handlers.
  *
- * While an out-of-line copy runs, interrupts stay off, so neither an
- * interrupt handler nor the scheduler can come between the breakpoint and
- * the slot's INT3 on this CPU.  The caller's interrupt flag is kept in
- * the hit's frame and put back when the copy is done.
+ * While an out-of-line copy that ends in INT3 runs, interrupts stay off,
+ * so neither an interrupt handler nor the scheduler can come between the
+ * breakpoint and the slot's INT3 on this CPU.  The caller's interrupt
+ * flag is kept in the hit's frame and put back when the copy is done.
+ * For boosted copies, see boost_entry().
  */
 #include <linux/kprobes.h>
 #include <linux/uaccess.h>
@@ -24,6 +25,27 @@
 
 #include "internal.h"
 
+/*
+ * Where a boosted copy starts in the slot, and with which interrupt flag.
+ *
+ * A slot is freed one RCU grace period after its site went (core.c), so
+ * no task may be scheduled away while inside it.  Without kernel
+ * preemption an interrupt cannot do that: the copy keeps the caller's
+ * flag, and an interrupted CPU holds the grace period back until it has
+ * left the slot.  With preemption the copy runs with interrupts off and,
+ * for a caller that had them on, ends in STI; JMP: STI takes effect after
+ * the JMP, back in the original code.  (Turning interrupts on costs an
+ * emulator like QEMU a trip through its main loop, so the STI is only
+ * there when it is needed.)
+ */
+static nokprobe_inline unsigned long boost_entry(struct pt_regs *regs)
+{
+	if (!IS_ENABLED(CONFIG_PREEMPTION) || !(regs->flags & X86_EFLAGS_IF))
+		return KPROBE_SLOT_BOOST;
+	regs->flags &= ~X86_EFLAGS_IF;
+	return KPROBE_SLOT_BOOST_STI;
+}
+
 /**
  * arch_kprobe_step - execute the probed instruction for a hit
  * @site: the site that was hit
@@ -31,19 +53,19 @@
  * @frame: the hit's frame, for the saved interrupt flag
  * @boost: nothing has to run after the instruction
  *
- * The copy in the slot always runs with interrupts off.  A boosted copy
- * jumps back by itself, turning them on again on the way if the caller
- * had them on; the other copy ends in an INT3 that comes back here.  A
- * site with a detour (jump optimization under way) sends the CPU through
- * the detour's copy of the whole region instead, with the caller's
- * interrupt flag; the core has made @boost true then.
+ * A boosted copy jumps back by itself (see boost_entry()).  The other
+ * copy runs with interrupts off and ends in an INT3 that comes back here.
+ * A site with a detour (jump optimization under way) sends the CPU
+ * through the detour's copy of the whole region instead, with the
+ * caller's interrupt flag; the core has made @boost true then.
  *
  * Return: true when nothing more comes back to kprobes for this hit: the
  * instruction was emulated (@regs point after it) or the CPU was sent
  * through a boosted copy; false when the copy ends in the slot's INT3.
  */
-bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
-		      struct kprobe_frame *frame, bool boost)
+bool __kprobes arch_kprobe_step(struct kprobe_site *site,
+				struct pt_regs *regs,
+				struct kprobe_frame *frame, bool boost)
 {
 	const struct arch_specific_insn *ai = &site->ainsn;
 	unsigned long caller_if = regs->flags & X86_EFLAGS_IF;
@@ -57,21 +79,19 @@ bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
 		regs->ip = (unsigned long)ai->detour + x86_detour_copy_offset();
 		return true;
 	}
-	regs->flags &= ~X86_EFLAGS_IF;
 	if (boost && ai->boostable) {
-		regs->ip = (unsigned long)ai->slot +
-			   (caller_if ? KPROBE_SLOT_BOOST_STI : KPROBE_SLOT_BOOST);
+		regs->ip = (unsigned long)ai->slot + boost_entry(regs);
 		return true;
 	}
+	regs->flags &= ~X86_EFLAGS_IF;
 	frame->arch_saved = caller_if;
 	regs->ip = (unsigned long)ai->slot + KPROBE_SLOT_TRAP;
 	return false;
 }
 
-NOKPROBE_SYMBOL(arch_kprobe_step);
-
 /* The INT3 at @addr ends the innermost out-of-line copy: finish the hit. */
-static bool finish_step(struct pt_regs *regs, kprobe_opcode_t *addr)
+static nokprobe_inline bool finish_step(struct pt_regs *regs,
+					kprobe_opcode_t *addr)
 {
 	struct kprobe_frame *f = kprobe_top_frame();
 	const struct arch_specific_insn *ai;
@@ -89,13 +109,10 @@ static bool finish_step(struct pt_regs *regs, kprobe_opcode_t *addr)
 	return true;
 }
 
-NOKPROBE_SYMBOL(finish_step);
-
 /* Which kind of INT3 this is; the steps of kprobe_int3_handler(). */
-static int int3_dispatch(struct pt_regs *regs)
+static nokprobe_inline int int3_dispatch(struct pt_regs *regs)
 {
 	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - INT3_INSN_SIZE);
-	struct kprobe_site *site;
 	u8 byte;
 
 	/* 1. The end of an out-of-line copy. */
@@ -109,10 +126,9 @@ static int int3_dispatch(struct pt_regs *regs)
 		return 1;
 	}
 
-	/* 3. A probed instruction (ftrace call sites are never ours). */
-	site = get_kprobe_site(addr);
-	if (site && !kprobe_site_on_ftrace(site))
-		return kprobe_site_hit(site, regs);
+	/* 3. A probed instruction. */
+	if (kprobe_breakpoint_hit(addr, regs))
+		return 1;
 
 	/*
 	 * 4. A breakpoint that is no longer there: removed after this CPU
@@ -125,8 +141,6 @@ static int int3_dispatch(struct pt_regs *regs)
 	return 0;
 }
 
-NOKPROBE_SYMBOL(int3_dispatch);
-
 /**
  * kprobe_int3_handler - INT3 in kernel mode; is it ours?
  * @regs: the trapped context
@@ -135,15 +149,13 @@ NOKPROBE_SYMBOL(int3_dispatch);
  *
  * Return: 1 if kprobes handled the trap, 0 if it belongs to someone else.
  */
-int kprobe_int3_handler(struct pt_regs *regs)
+int __kprobes kprobe_int3_handler(struct pt_regs *regs)
 {
 	if (user_mode(regs) || !int3_dispatch(regs))
 		return 0;
 	kprobe_count_trap();
 	return 1;
 }
-
-NOKPROBE_SYMBOL(kprobe_int3_handler);
 
 /*
  * The out-of-line copy faulted: put the context back on the probed
