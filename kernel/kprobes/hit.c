@@ -75,8 +75,7 @@ frame_push(struct kprobe_site *site, unsigned int status)
 	f = &kcb->frames[kcb->depth++];
 	f->site = site;
 	f->prev = kprobe_running();
-	f->arch_saved = 0;
-	f->status = status;
+	f->status = status;	/* arch_saved: the arch sets it before use */
 	return f;
 }
 
@@ -120,7 +119,7 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 		*post |= !!p->post_handler;
 		if (!p->pre_handler)
 			continue;
-		if (detour && kprobe_is_jprobe(p)) {
+		if (detour && kprobe_pre_is_jprobe(p)) {
 			p->nmissed++;
 			continue;
 		}
@@ -158,7 +157,9 @@ static nokprobe_inline bool site_wants_post(struct kprobe_site *site)
 
 /*
  * Step 2 of a hit: execute the original instruction.  @post: a post
- * handler will have to run afterwards.
+ * handler will have to run afterwards.  @ftrace: the site is an ftrace
+ * call site (a constant for each entry point, so that each inlined copy
+ * keeps only its own branch).
  *
  * When none will (none is registered, or the hit is nested), the arch may
  * "boost": send the CPU through the instruction and straight on, without
@@ -167,12 +168,13 @@ static nokprobe_inline bool site_wants_post(struct kprobe_site *site)
  * instruction is the call to ftrace, which is over.
  */
 static nokprobe_inline void hit_step(struct kprobe_frame *f,
-				     struct pt_regs *regs, bool post)
+				     struct pt_regs *regs, bool post,
+				     bool ftrace)
 {
 	struct kprobe_site *site = f->site;
 	bool boost = true;
 
-	if (kprobe_site_on_ftrace(site)) {
+	if (ftrace) {
 		/* Never nested: those are counted as missed before a frame. */
 		instruction_pointer_set(regs, kprobe_ftrace_next_ip(site));
 		f->status = KPROBE_HIT_SS;
@@ -211,7 +213,7 @@ static nokprobe_inline void hit_step(struct kprobe_frame *f,
  * except a jprobe's: its mirror runs with the hit still open (jprobe.c).
  */
 static nokprobe_inline void hit_run(struct kprobe_frame *f,
-				    struct pt_regs *regs)
+				    struct pt_regs *regs, bool ftrace)
 {
 	bool post;
 
@@ -220,8 +222,27 @@ static nokprobe_inline void hit_run(struct kprobe_frame *f,
 			frame_pop();
 		return;
 	}
-	hit_step(f, regs, post);
+	hit_step(f, regs, post, ftrace);
 }
+
+/*
+ * A breakpoint hit inside a handler (or while kprobes is busy): no handler
+ * of any kind runs, only the instruction.  Out of line, to keep the
+ * common path short.
+ */
+static noinline bool hit_nested(struct kprobe_site *site,
+				struct pt_regs *regs)
+{
+	struct kprobe_frame *f = frame_push(site, KPROBE_REENTER);
+
+	if (!f)
+		return false;
+	site_count_miss(site);
+	hit_step(f, regs, false, false);
+	return true;
+}
+
+NOKPROBE_SYMBOL(hit_nested);
 
 /**
  * kprobe_hit_step - resume a paused hit at step 2
@@ -232,7 +253,8 @@ static nokprobe_inline void hit_run(struct kprobe_frame *f,
  */
 void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs)
 {
-	hit_step(f, regs, site_wants_post(f->site));
+	hit_step(f, regs, site_wants_post(f->site),
+		 kprobe_site_on_ftrace(f->site));
 }
 
 NOKPROBE_SYMBOL(kprobe_hit_step);
@@ -252,24 +274,18 @@ bool __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 				     struct pt_regs *regs)
 {
 	struct kprobe_site *site = kprobe_site_find(addr);
-	bool nested = kprobe_running();
 	struct kprobe_frame *f;
 
 	lockdep_assert_irqs_disabled();
 	/* ftrace call sites are armed through ftrace, never by a breakpoint. */
 	if (!site || kprobe_site_on_ftrace(site))
 		return false;
-	f = frame_push(site, nested ? KPROBE_REENTER : KPROBE_HIT_ACTIVE);
+	if (unlikely(kprobe_running()))
+		return hit_nested(site, regs);
+	f = frame_push(site, KPROBE_HIT_ACTIVE);
 	if (!f)
 		return false;
-
-	/* Inside a handler already: no handler runs, only the instruction. */
-	if (nested) {
-		site_count_miss(site);
-		hit_step(f, regs, false);
-	} else {
-		hit_run(f, regs);
-	}
+	hit_run(f, regs, false);
 	return true;
 }
 
@@ -348,7 +364,7 @@ void __kprobes kprobe_site_hit_ftrace(struct kprobe_site *site,
 	/* The call is the instruction: hit_step() only moves past it. */
 	instruction_pointer_set(regs, (unsigned long)site->addr +
 				      KPROBE_BREAKPOINT_SIZE);
-	hit_run(f, regs);
+	hit_run(f, regs, true);
 }
 
 /**

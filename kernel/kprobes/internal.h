@@ -54,6 +54,15 @@ static __always_inline struct kprobe_site *kprobe_site_find(kprobe_opcode_t *add
 	return NULL;
 }
 
+/* jprobe.c: every jprobe's pre handler. */
+int jprobe_divert(struct kprobe *p, struct pt_regs *regs);
+
+/* kprobe_is_jprobe() for the hit paths. */
+static __always_inline bool kprobe_pre_is_jprobe(struct kprobe *p)
+{
+	return p->pre_handler == jprobe_divert;
+}
+
 /* hit.c */
 void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs);
 void kprobe_site_hit_ftrace(struct kprobe_site *site, struct pt_regs *regs);

@@ -71,7 +71,7 @@ jprobe_copy_words(unsigned long *to, const unsigned long *from,
 
 NOKPROBE_SYMBOL(jprobe_copy_words);
 
-static int jprobe_divert(struct kprobe *p, struct pt_regs *regs)
+int jprobe_divert(struct kprobe *p, struct pt_regs *regs)
 {
 	struct jprobe *jp = container_of(p, struct jprobe, kp);
 	struct jprobe_save *s = this_cpu_ptr(&jprobe_save);
@@ -137,7 +137,7 @@ NOKPROBE_SYMBOL(kprobe_jprobe_return);
  */
 bool kprobe_is_jprobe(struct kprobe *p)
 {
-	return p->pre_handler == jprobe_divert;
+	return kprobe_pre_is_jprobe(p);
 }
 EXPORT_SYMBOL_GPL(kprobe_is_jprobe);
 
