@@ -30,11 +30,12 @@
  *   The breakpoint path finds a site with hlist_for_each_entry_rcu() and
  *   walks its probes with list_for_each_entry_rcu(), taking no lock: it
  *   runs in exception context with interrupts off, which RCU treats as a
- *   read-side critical section.  The out-of-line step also runs with
- *   interrupts off.  So once a site is disarmed and unlinked, one
- *   synchronize_rcu() guarantees that no CPU still runs one of its
- *   handlers or executes in its slot; only then are the site, its slot
- *   and the caller's kprobes released.
+ *   read-side critical section.  No task is ever scheduled away inside an
+ *   out-of-line copy either (the arch keeps interrupts off there, or, on
+ *   kernels without preemption, an interrupt cannot schedule).  So once
+ *   a site is disarmed and unlinked, one synchronize_rcu() guarantees
+ *   that no CPU still runs one of its handlers or executes in its slot;
+ *   only then are the site, its slot and the caller's kprobes released.
  *
  *   A site is always disarmed before it is unhashed: a CPU that traps on
  *   a breakpoint must find its site.  A site left without probes stays
@@ -74,16 +75,8 @@ static bool kprobe_text_written;		/* since the last commit */
  */
 struct kprobe_site *get_kprobe_site(kprobe_opcode_t *addr)
 {
-	struct kprobe_site *site;
-
-	/* Hit path first: a cheap check before lockdep's lookups. */
-	hlist_for_each_entry_rcu(site, kprobe_bucket(addr), node,
-				 !preemptible() ||
-				 lockdep_is_held(&kprobe_mutex)) {
-		if (site->addr == addr)
-			return site;
-	}
-	return NULL;
+	return __kprobe_site_find(addr, !preemptible() ||
+					lockdep_is_held(&kprobe_mutex));
 }
 
 NOKPROBE_SYMBOL(get_kprobe_site);
@@ -483,10 +476,7 @@ void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset)
 	site_unhash_dead_locked(&dead);
 	mutex_unlock(&kprobe_mutex);
 
-	/*
-	 * 2. One grace period for all: handlers and out-of-line steps run
-	 * with interrupts off.
-	 */
+	/* 2. One grace period for all (see "RCU" at the top). */
 	synchronize_rcu();
 
 	/* 3. Free the sites left without probes. */

@@ -178,11 +178,7 @@ static nokprobe_inline void hit_step(struct kprobe_frame *f,
 		/* Never nested: those are counted as missed before a frame. */
 		instruction_pointer_set(regs, kprobe_ftrace_next_ip(site));
 		f->status = KPROBE_HIT_SS;
-		if (post)
-			kprobe_step_done(regs);
-		else
-			frame_pop();
-		return;
+		goto done;
 	}
 	if (f->status == KPROBE_REENTER) {
 		/* Nested: no handler of any kind runs. */
@@ -200,7 +196,8 @@ static nokprobe_inline void hit_step(struct kprobe_frame *f,
 	__this_cpu_write(current_kprobe, &kprobe_in_step);
 	if (!arch_kprobe_step(site, regs, f, boost))
 		return;		/* finished by the arch's own trap */
-	/* Emulated or boosted: step 3 now, skipping the walk if no use. */
+done:
+	/* The instruction is over: step 3 now, skipping the walk if no use. */
 	if (post && f->status == KPROBE_HIT_SS)
 		kprobe_step_done(regs);
 	else

@@ -41,17 +41,23 @@ static __always_inline struct hlist_head *kprobe_bucket(kprobe_opcode_t *addr)
 	return &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)];
 }
 
-/* get_kprobe_site() for the hit paths: no lockdep, always inline. */
-static __always_inline struct kprobe_site *kprobe_site_find(kprobe_opcode_t *addr)
+/* The lookup; @cond: the caller may read the table (for lockdep). */
+static __always_inline struct kprobe_site *
+__kprobe_site_find(kprobe_opcode_t *addr, bool cond)
 {
 	struct kprobe_site *site;
 
-	hlist_for_each_entry_rcu(site, kprobe_bucket(addr), node,
-				 !preemptible()) {
+	hlist_for_each_entry_rcu(site, kprobe_bucket(addr), node, cond) {
 		if (site->addr == addr)
 			return site;
 	}
 	return NULL;
+}
+
+/* get_kprobe_site() for the hit paths, which never run preemptible. */
+static __always_inline struct kprobe_site *kprobe_site_find(kprobe_opcode_t *addr)
+{
+	return __kprobe_site_find(addr, !preemptible());
 }
 
 /* jprobe.c: every jprobe's pre handler. */

@@ -40,7 +40,7 @@
  */
 static nokprobe_inline unsigned long boost_entry(struct pt_regs *regs)
 {
-	if (!IS_ENABLED(CONFIG_PREEMPTION) || !(regs->flags & X86_EFLAGS_IF))
+	if (!X86_KPROBE_BOOST_IRQS_OFF || !(regs->flags & X86_EFLAGS_IF))
 		return KPROBE_SLOT_BOOST;
 	regs->flags &= ~X86_EFLAGS_IF;
 	return KPROBE_SLOT_BOOST_STI;

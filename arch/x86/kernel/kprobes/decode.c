@@ -22,8 +22,9 @@
  * cost is one more trap per hit, which is only paid when it is needed:
  * when no post handler has to run after the instruction, the copy is
  * "boosted" and jumps straight back to the next instruction instead.
- * Either way the copy runs with interrupts off, so no task is ever
- * preempted in a slot and one RCU grace period covers slot reuse.
+ * Either way no task is ever scheduled away inside a slot (interrupts
+ * are off there, except in boosted copies on kernels that cannot preempt
+ * the kernel), so one RCU grace period covers slot reuse.
  *
  * A table indexed by opcode says which way an instruction goes, or that
  * it cannot be probed at all (it traps, halts, switches privilege, or
@@ -376,6 +377,9 @@ static int build_slot(struct kprobe_site *site, struct insn *insn)
 		return -ENOMEM;
 	memset(buf, INT3_INSN_OPCODE, sizeof(buf));
 	for (i = 0; i < ARRAY_SIZE(copies); i++) {
+		if (copies[i] == KPROBE_SLOT_BOOST_STI &&
+		    !X86_KPROBE_BOOST_IRQS_OFF)
+			continue;	/* never used here */
 		ret = build_copy(site, insn, buf, slot, copies[i]);
 		if (ret) {
 			kprobe_slot_free(slot);

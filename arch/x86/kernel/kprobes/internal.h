@@ -27,6 +27,13 @@ void kprobe_emulate_pushf(const struct arch_specific_insn *ai,
 void kprobe_emulate_cli_sti(const struct arch_specific_insn *ai,
 			    struct pt_regs *regs, unsigned long addr);
 
+/*
+ * Boosted copies run with interrupts off (and end in STI; JMP for callers
+ * that had them on) only where a task could be preempted inside a slot;
+ * see boost_entry() in core.c.
+ */
+#define X86_KPROBE_BOOST_IRQS_OFF	IS_ENABLED(CONFIG_PREEMPTION)
+
 /* text.c: changes to probed text, written and merged at each sync. */
 void x86_kprobe_text_queue(void *addr, const void *bytes, size_t len);
 void x86_kprobe_text_flush(void);
