@@ -225,6 +225,9 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
  * @addr: the probed instruction
  * @probes: the &struct kprobe objects at @addr, linked by their @list
  * @nr_enabled: how many of @probes are neither disabled nor gone
+ * @nr_post: how many of those have a post handler; read by the hit path
+ *	without the mutex, so a hit that races with a change may run a new
+ *	probe's pre handler but not yet its post handler
  * @dirty: on the list of sites whose text a batch changes; kprobe mutex
  * @opt_link: on the optimizer's queue or wait list, on its list of
  *	sites blocked for now, or on a commit's list of jumps to take out;
@@ -242,10 +245,13 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
  * @fops_in: bit mask of kprobes' ftrace_ops whose filter holds @addr;
  *	kprobe mutex
  * @opcode: first byte of the original instruction, set by the arch
+ * @boost_to: set by the arch when a hit that runs nothing after the
+ *	instruction needs only to continue there (a boosted copy), so
+ *	the core can send it on without a call; NULL otherwise
  * @ainsn: the architecture's copy of the instruction
  *
  * Shared between the generic core and the architecture code, which only
- * reads @addr and owns @opcode and @ainsn.  The rest belongs to the core
+ * reads @addr and owns @opcode, @boost_to and @ainsn.  The rest belongs to the core
  * and is protected by the kprobe mutex.
  */
 struct kprobe_site {
@@ -256,6 +262,7 @@ struct kprobe_site {
 	struct list_head dirty;
 	struct list_head opt_link;
 	unsigned int nr_enabled;
+	unsigned int nr_post;
 	bool armed;
 	bool gone;
 	u8 opt;
@@ -264,6 +271,7 @@ struct kprobe_site {
 	u8 fops_in;
 	struct ftrace_ops *fops;
 	kprobe_opcode_t opcode;
+	kprobe_opcode_t *boost_to;
 	struct arch_specific_insn ainsn;
 };
 
@@ -344,6 +352,12 @@ static __always_inline struct kprobe_frame *kprobe_top_frame(void)
 	return kcb->depth ? &kcb->frames[kcb->depth - 1] : NULL;
 }
 
+/* Is this CPU processing a hit?  kprobe_top_frame() in one access. */
+static __always_inline bool kprobe_hit_in_progress(void)
+{
+	return __this_cpu_read(kprobe_ctlblk.depth);
+}
+
 void kprobe_busy_begin(void);
 void kprobe_busy_end(void);
 
@@ -382,9 +396,9 @@ unsigned long kprobe_trap_count(void);
  * them run in the breakpoint's exception context.
  */
 struct kprobe_site *get_kprobe_site(kprobe_opcode_t *addr);
-bool kprobe_breakpoint_hit(kprobe_opcode_t *addr, struct pt_regs *regs);
-void kprobe_step_done(struct pt_regs *regs);
-void kprobe_frame_abort(struct pt_regs *regs);
+int kprobe_breakpoint_hit(kprobe_opcode_t *addr, struct pt_regs *regs);
+void kprobe_step_done(struct kprobe_frame *f, struct pt_regs *regs);
+void kprobe_frame_abort(struct kprobe_frame *f);
 bool kprobe_jprobe_return(struct pt_regs *regs);
 
 DECLARE_PER_CPU(unsigned long, kprobe_traps);
@@ -401,11 +415,15 @@ int kprobe_handler_fault(struct pt_regs *regs, int trapnr);
 
 /*
  * Architecture interface.  Every hook is required; there are no weak
- * defaults.  Hooks that change text run under kprobe_text_lock(), the
- * others under the kprobe mutex unless stated otherwise.
+ * defaults.  <asm/kprobes.h> also defines KPROBE_BREAKPOINT_INSN, the
+ * breakpoint opcode, and KPROBE_BREAKPOINT_SIZE, how far past the probed
+ * address the trap leaves the instruction pointer.  Hooks that change
+ * text run under kprobe_text_lock(), the others under the kprobe mutex
+ * unless stated otherwise.
  *
  * arch_prepare_kprobe_site()	check @site->addr and fill @site->ainsn
- *				(copy, decode, slot); text lock held
+ *				(copy, decode, slot) and @site->boost_to;
+ *				text lock held
  * arch_release_kprobe_site()	free what prepare allocated; no CPU can be
  *				using the site any more
  * arch_arm_kprobe_site()	write the breakpoint; text lock held

@@ -9,8 +9,8 @@
  *
  * Locking
  *   kprobe_mutex protects the hash table and the gone list (writers),
- *   every site's probe list (writers), the site fields nr_enabled, armed
- *   and gone, the flags of registered kprobes, the global arm switch and
+ *   every site's probe list (writers), the site fields nr_enabled,
+ *   nr_post, armed and gone, the flags of registered kprobes, the global arm switch and
  *   the slot cache.  Text is changed only under kprobe_text_lock(), which
  *   nests in kprobe_mutex and takes the locks in the one order used by
  *   every other text patcher (jump labels, static calls):
@@ -103,6 +103,19 @@ void kprobe_text_unlock(void)
 	mutex_unlock(&text_mutex);
 	jump_label_unlock();
 	cpus_read_unlock();
+}
+
+/*
+ * @p starts (@delta 1) or stops (@delta -1) counting among the enabled
+ * probes of @site.  The hit path reads nr_post without the mutex.
+ */
+static void site_count_enabled_locked(struct kprobe_site *site,
+				      struct kprobe *p, int delta)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	site->nr_enabled += delta;
+	if (p->post_handler)
+		WRITE_ONCE(site->nr_post, site->nr_post + delta);
 }
 
 /**
@@ -383,7 +396,7 @@ static int register_kprobe_text_locked(struct kprobe *p)
 	 */
 	list_add_tail_rcu(&p->list, jprobe ? &jprobe->list : &site->probes);
 	if (!kprobe_disabled(p))
-		site->nr_enabled++;
+		site_count_enabled_locked(site, p, 1);
 	site_update_text_locked(site);
 	return 0;
 }
@@ -425,7 +438,7 @@ static void kprobe_detach_text_locked(struct kprobe *p,
 		return;
 
 	if (!kprobe_disabled(p))
-		site->nr_enabled--;
+		site_count_enabled_locked(site, p, -1);
 	list_del_rcu(&p->list);
 	site_update_text_locked(site);
 	if (!list_empty(&site->probes))
@@ -590,12 +603,12 @@ int enable_kprobe(struct kprobe *p)
 		ret = -EINVAL;
 	} else if (p->flags & KPROBE_FLAG_DISABLED) {
 		p->flags &= ~KPROBE_FLAG_DISABLED;
-		site->nr_enabled++;
+		site_count_enabled_locked(site, p, 1);
 		ret = site_sync_armed_locked(site);
 		if (ret) {
 			/* Only an ftrace site can fail, and it stayed unarmed. */
 			p->flags |= KPROBE_FLAG_DISABLED;
-			site->nr_enabled--;
+			site_count_enabled_locked(site, p, -1);
 		}
 	}
 	mutex_unlock(&kprobe_mutex);
@@ -624,7 +637,7 @@ int disable_kprobe(struct kprobe *p)
 		ret = -EINVAL;
 	} else if (!kprobe_disabled(p)) {
 		p->flags |= KPROBE_FLAG_DISABLED;
-		site->nr_enabled--;
+		site_count_enabled_locked(site, p, -1);
 		site_sync_armed_locked(site);
 	}
 	mutex_unlock(&kprobe_mutex);
@@ -641,6 +654,7 @@ static void site_kill_locked(struct kprobe_site *site)
 	list_for_each_entry(p, &site->probes, list)
 		p->flags |= KPROBE_FLAG_GONE;
 	site->nr_enabled = 0;
+	WRITE_ONCE(site->nr_post, 0);
 	site->gone = true;
 	/* No text write: whatever runs there next brings its own bytes. */
 	site->armed = false;

@@ -7,7 +7,7 @@
  * rewrites.  A probe there is never armed with a breakpoint: its site is
  * attached to one of two ftrace_ops of ours, whose handler runs the
  * site's probes in the function's context.  The handlers see what a
- * breakpoint would have shown them (see kprobe_site_hit_ftrace()).
+ * breakpoint would have shown them (see kprobe_ftrace_handler() in hit.c).
  *
  * The two ops differ in one flag.  A site whose probes are meant to send
  * the function elsewhere, a jprobe or a probe with a post handler (which
@@ -49,11 +49,6 @@ struct kprobe_fops {
 
 enum { KPROBE_FOPS_PLAIN, KPROBE_FOPS_IPMODIFY, KPROBE_FOPS_NR };
 
-static void __kprobes kprobe_ftrace_handler(unsigned long ip,
-					    unsigned long parent_ip,
-					    struct ftrace_ops *ops,
-					    struct ftrace_regs *fregs);
-
 static struct kprobe_fops kprobe_fops[KPROBE_FOPS_NR] = {
 	[KPROBE_FOPS_PLAIN] = {
 		.ops.func = kprobe_ftrace_handler,
@@ -66,7 +61,7 @@ static struct kprobe_fops kprobe_fops[KPROBE_FOPS_NR] = {
 };
 
 /* Set by ftrace_kill(): ftrace is broken, never call into it again. */
-static bool kprobe_ftrace_dead;
+bool kprobe_ftrace_dead;
 
 /**
  * kprobe_ftrace_kill - ftrace is shutting down after an internal error
@@ -78,30 +73,6 @@ static bool kprobe_ftrace_dead;
 void kprobe_ftrace_kill(void)
 {
 	WRITE_ONCE(kprobe_ftrace_dead, true);
-}
-
-static void __kprobes kprobe_ftrace_handler(unsigned long ip,
-					    unsigned long parent_ip,
-					    struct ftrace_ops *ops,
-					    struct ftrace_regs *fregs)
-{
-	struct pt_regs *regs = ftrace_get_regs(fregs);
-	struct kprobe_site *site;
-	int bit;
-
-	if (unlikely(READ_ONCE(kprobe_ftrace_dead) || !regs))
-		return;
-	/* Disables preemption too, until the unlock. */
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-
-	/* While a site moves between our ops, only one of them speaks. */
-	site = kprobe_site_find((kprobe_opcode_t *)ip);
-	if (site && READ_ONCE(site->fops) == ops)
-		kprobe_site_hit_ftrace(site, regs);
-
-	ftrace_test_recursion_unlock(bit);
 }
 
 /* Index of the ops @site should be attached to, or -1 for none. */

@@ -13,7 +13,8 @@
  *      handler is already running on this CPU, run none and count a miss;
  *   2. execute the original instruction: the arch emulates it at once, or
  *      sends the CPU through an out-of-line copy that ends in a trap of
- *      its own (interrupts stay off until then);
+ *      its own (interrupts stay off until then) or, when step 3 has
+ *      nothing to run, in a jump back ("boosted");
  *   3. when the instruction is done, run the post handlers and pop the
  *      hit off the stack.
  *
@@ -25,16 +26,19 @@
  * ftrace, whose handler runs all three steps in the caller's context,
  * step 2 being the call itself, already done.
  *
- * kprobe_running() is the probe whose handler runs, a marker while the
- * original instruction executes, or NULL.  It is never NULL between the
+ * kprobe_running() is the probe whose handler runs, a marker while none
+ * of the hit's handlers does, or NULL.  It is never NULL between the
  * breakpoint and the end of step 3, which is how faults taken meanwhile
- * find their way back here.
+ * find their way back here, and how a hit knows it is nested.
  *
- * Every call and every page crossed between the trap and the handler is
- * paid on each hit (dearly under an emulator, which cannot chain code
- * across pages).  So the entry points sit in .kprobes.text (__kprobes:
- * never traced or probed, next to the architecture's breakpoint handler)
- * and inline the steps; only the handlers and the arch's step are calls.
+ * Every call, memory access and page crossed between the trap and the
+ * handler is paid on each hit (dearly under an emulator, which cannot
+ * chain code across pages).  So the entry points sit in .kprobes.text
+ * (__kprobes: never traced or probed, next to the architecture's
+ * breakpoint handler) and inline the steps; a first hit on a CPU, the
+ * common case, has its own cheaper frame push and pop; a boosted step
+ * that needs only a jump (&kprobe_site.boost_to) does not call the arch.
+ * Only the handlers remain calls.
  */
 #include <linux/kprobes.h>
 #include <linux/preempt.h>
@@ -59,8 +63,12 @@ DEFINE_PER_CPU(unsigned long, kprobe_traps);
 #define site_for_each_probe(p, site)					\
 	list_for_each_entry_rcu(p, &(site)->probes, list, !preemptible())
 
-/* kprobe_running() while an original instruction executes. */
-static struct kprobe kprobe_in_step;
+/*
+ * kprobe_running() during a hit while none of its handlers runs: from
+ * the start of a first hit to its first pre handler, and while an
+ * original instruction executes.
+ */
+static struct kprobe kprobe_in_hit;
 /* kprobe_running() between kprobe_busy_begin() and kprobe_busy_end(). */
 static struct kprobe kprobe_busy;
 
@@ -79,12 +87,51 @@ frame_push(struct kprobe_site *site, unsigned int status)
 	return f;
 }
 
-static nokprobe_inline void frame_pop(void)
+/*
+ * frame_push() on a CPU that processes no hit (kprobe_running() is NULL):
+ * the first frame, with no room to check and nothing to restore.
+ * kprobe_running() is set first: an NMI that hits a probe from then on
+ * counts as nested, and pops whatever frame it pushes before this CPU
+ * comes back here.
+ */
+static nokprobe_inline void frame_push_first(struct kprobe_site *site)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-	struct kprobe_frame *f = &kcb->frames[--kcb->depth];
 
-	__this_cpu_write(current_kprobe, f->prev);
+	__this_cpu_write(current_kprobe, &kprobe_in_hit);
+	barrier();
+	kcb->depth = 1;
+	kcb->frames[0].site = site;
+	kcb->frames[0].prev = NULL;
+	kcb->frames[0].status = KPROBE_HIT_ACTIVE;
+}
+
+/*
+ * Pop @f, the innermost frame.  @f->prev is read first: once the frame is
+ * off the stack, an NMI's hit may reuse it.
+ */
+static nokprobe_inline void frame_pop(struct kprobe_frame *f)
+{
+	struct kprobe *prev = f->prev;
+
+	barrier();
+	__this_cpu_dec(kprobe_ctlblk.depth);
+	barrier();
+	__this_cpu_write(current_kprobe, prev);
+}
+
+/* The frame frame_push_first() pushed; handlers push theirs above it. */
+static nokprobe_inline struct kprobe_frame *frame_first(void)
+{
+	return &get_kprobe_ctlblk()->frames[0];
+}
+
+/* frame_pop() of a frame pushed by frame_push_first(). */
+static nokprobe_inline void frame_pop_first(void)
+{
+	__this_cpu_write(kprobe_ctlblk.depth, 0);
+	barrier();
+	__this_cpu_write(current_kprobe, NULL);
 }
 
 static void site_count_miss(struct kprobe_site *site)
@@ -102,21 +149,16 @@ NOKPROBE_SYMBOL(site_count_miss);
 /*
  * Return: true when a pre handler took over regs->ip.  A jprobe needs the
  * breakpoint path: one that joined an optimized site misses the hits that
- * come through the jump (@detour) until the jump is taken out.  Otherwise
- * @post says whether a post handler will have to run; the same walk finds
- * out.
+ * come through the jump (@detour) until the jump is taken out.
  */
 static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
-					 struct pt_regs *regs, bool detour,
-					 bool *post)
+					 struct pt_regs *regs, bool detour)
 {
 	struct kprobe *p;
 
-	*post = false;
 	site_for_each_probe(p, site) {
 		if (kprobe_disabled(p))
 			continue;
-		*post |= !!p->post_handler;
 		if (!p->pre_handler)
 			continue;
 		if (detour && kprobe_pre_is_jprobe(p)) {
@@ -146,80 +188,89 @@ static nokprobe_inline void site_run_post(struct kprobe_site *site,
 /* Will a post handler have to run after the instruction? */
 static nokprobe_inline bool site_wants_post(struct kprobe_site *site)
 {
-	struct kprobe *p;
-
-	site_for_each_probe(p, site) {
-		if (!kprobe_disabled(p) && p->post_handler)
-			return true;
-	}
-	return false;
+	return READ_ONCE(site->nr_post);
 }
 
 /*
  * Step 2 of a hit: execute the original instruction.  @post: a post
- * handler will have to run afterwards.  @ftrace: the site is an ftrace
- * call site (a constant for each entry point, so that each inlined copy
- * keeps only its own branch).
+ * handler will have to run afterwards.  @nested: the hit runs no handler
+ * of any kind.  @ftrace: the site is an ftrace call site.  (The last two
+ * are constants for each entry point, so that each inlined copy keeps
+ * only its own branches.)
  *
- * When none will (none is registered, or the hit is nested), the arch may
- * "boost": send the CPU through the instruction and straight on, without
- * coming back here.  The hit then ends at once.  A site on its way into
- * or out of jump optimization always boosts.  At an ftrace call site the
- * instruction is the call to ftrace, which is over.
+ * When no post handler will run, the arch may "boost": send the CPU
+ * through the instruction and straight on, without coming back here.
+ * A site on its way into or out of jump optimization always boosts.  At
+ * an ftrace call site the instruction is the call to ftrace, which is
+ * over.
+ *
+ * Return: true when the caller must pop the frame now: the instruction
+ * is done (or on its way) and nothing more comes back for this hit;
+ * false when the hit ends later, at the arch's own trap, or ended here.
  */
-static nokprobe_inline void hit_step(struct kprobe_frame *f,
+static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 				     struct pt_regs *regs, bool post,
-				     bool ftrace)
+				     bool nested, bool ftrace)
 {
 	struct kprobe_site *site = f->site;
 	bool boost = true;
 
 	if (ftrace) {
-		/* Never nested: those are counted as missed before a frame. */
 		instruction_pointer_set(regs, kprobe_ftrace_next_ip(site));
+		if (!post)
+			return true;
 		f->status = KPROBE_HIT_SS;
 		goto done;
 	}
-	if (f->status == KPROBE_REENTER) {
-		/* Nested: no handler of any kind runs. */
-	} else if (kprobe_site_via_detour(site)) {
+	if (kprobe_site_via_detour(site)) {
 		/*
 		 * The CPU leaves through the detour's copy of the region (see
 		 * opt.c).  Only a probe that just joined and whose post
 		 * handler is the reason for unoptimizing can be skipped here.
 		 */
-		f->status = KPROBE_HIT_SSDONE;
-	} else {
+		if (!nested)
+			f->status = KPROBE_HIT_SSDONE;
+	} else if (!post && site->boost_to) {
+		/* Boosted, and the arch needs nothing more than the jump. */
+		instruction_pointer_set(regs, (unsigned long)site->boost_to);
+		return true;
+	} else if (!nested) {
 		f->status = KPROBE_HIT_SS;
 		boost = !post;
 	}
-	__this_cpu_write(current_kprobe, &kprobe_in_step);
+	__this_cpu_write(current_kprobe, &kprobe_in_hit);
 	if (!arch_kprobe_step(site, regs, f, boost))
-		return;		/* finished by the arch's own trap */
+		return false;	/* finished by the arch's own trap */
 done:
 	/* The instruction is over: step 3 now, skipping the walk if no use. */
-	if (post && f->status == KPROBE_HIT_SS)
-		kprobe_step_done(regs);
-	else
-		frame_pop();
+	if (post && f->status == KPROBE_HIT_SS) {
+		kprobe_step_done(f, regs);
+		return false;
+	}
+	return true;
 }
 
 /*
- * Steps 1 and 2 of a hit whose frame @f is pushed: the pre handlers, then
- * the instruction.  A handler that took over regs->ip ends the hit,
- * except a jprobe's: its mirror runs with the hit still open (jprobe.c).
+ * The three steps of a hit on a CPU that processes no other.  A pre
+ * handler that took over regs->ip ends the hit, except a jprobe's: its
+ * mirror runs with the hit still open (jprobe.c).
  */
-static nokprobe_inline void hit_run(struct kprobe_frame *f,
-				    struct pt_regs *regs, bool ftrace)
+static nokprobe_inline void hit_first(struct kprobe_site *site,
+				      struct pt_regs *regs, bool ftrace)
 {
-	bool post;
+	struct kprobe_frame *f;
 
-	if (site_run_pre(f->site, regs, false, &post)) {
-		if (f->status != KPROBE_HIT_JPROBE)
-			frame_pop();
+	/* 1. The pre handlers. */
+	frame_push_first(site);
+	if (site_run_pre(site, regs, false)) {
+		if (frame_first()->status != KPROBE_HIT_JPROBE)
+			frame_pop_first();
 		return;
 	}
-	hit_step(f, regs, post, ftrace);
+	/* 2. The instruction; 3. at once when nothing comes back for it. */
+	f = frame_first();
+	if (hit_step(f, regs, site_wants_post(f->site), false, ftrace))
+		frame_pop_first();
 }
 
 /*
@@ -227,19 +278,39 @@ static nokprobe_inline void hit_run(struct kprobe_frame *f,
  * of any kind runs, only the instruction.  Out of line, to keep the
  * common path short.
  */
-static noinline bool hit_nested(struct kprobe_site *site,
-				struct pt_regs *regs)
+static noinline int hit_nested(struct kprobe_site *site, struct pt_regs *regs)
 {
 	struct kprobe_frame *f = frame_push(site, KPROBE_REENTER);
 
 	if (!f)
-		return false;
+		return 0;
 	site_count_miss(site);
-	hit_step(f, regs, false, false);
-	return true;
+	if (hit_step(f, regs, false, true, false))
+		frame_pop(f);
+	kprobe_count_trap();
+	return 1;
 }
 
 NOKPROBE_SYMBOL(hit_nested);
+
+/*
+ * No site at @addr: if the breakpoint this CPU trapped on was taken out
+ * since (its site went meanwhile), the CPU resumes at @addr, on the
+ * instruction now back there.  Otherwise the breakpoint is not ours.
+ */
+static noinline int breakpoint_gone(kprobe_opcode_t *addr,
+				    struct pt_regs *regs)
+{
+	kprobe_opcode_t insn;
+
+	if (get_kernel_nofault(insn, addr) || insn == KPROBE_BREAKPOINT_INSN)
+		return 0;
+	instruction_pointer_set(regs, (unsigned long)addr);
+	kprobe_count_trap();
+	return 1;
+}
+
+NOKPROBE_SYMBOL(breakpoint_gone);
 
 /**
  * kprobe_hit_step - resume a paused hit at step 2
@@ -250,40 +321,41 @@ NOKPROBE_SYMBOL(hit_nested);
  */
 void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs)
 {
-	hit_step(f, regs, site_wants_post(f->site),
-		 kprobe_site_on_ftrace(f->site));
+	if (hit_step(f, regs, site_wants_post(f->site), false,
+		     kprobe_site_on_ftrace(f->site)))
+		frame_pop(f);
 }
 
 NOKPROBE_SYMBOL(kprobe_hit_step);
 
 /**
- * kprobe_breakpoint_hit - process a breakpoint hit at a probe site
+ * kprobe_breakpoint_hit - process a breakpoint trap at a probe site
  * @addr: the address of the breakpoint that trapped
  * @regs: the trapped context
  *
- * Called by the architecture's breakpoint handler.
+ * Called by the architecture's breakpoint handler for a trap that is not
+ * one of its own.  Runs the whole hit, or steps 1 and 2 when the arch
+ * finishes the instruction with a trap of its own.  A breakpoint that a
+ * probe's removal took out after this CPU trapped on it counts as ours:
+ * the CPU resumes on the restored instruction.
  *
- * Return: true if the hit was handled; false when no breakpoint site of
- * kprobes is at @addr, or this CPU is already nested too deeply to
- * execute the instruction safely.
+ * Return: 1 if the trap was handled, 0 when it is not kprobes' (or this
+ * CPU is already nested too deeply to execute the instruction safely).
  */
-bool __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
-				     struct pt_regs *regs)
+int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
+				    struct pt_regs *regs)
 {
 	struct kprobe_site *site = kprobe_site_find(addr);
-	struct kprobe_frame *f;
 
 	lockdep_assert_irqs_disabled();
 	/* ftrace call sites are armed through ftrace, never by a breakpoint. */
-	if (!site || kprobe_site_on_ftrace(site))
-		return false;
+	if (unlikely(!site || kprobe_site_on_ftrace(site)))
+		return breakpoint_gone(addr, regs);
 	if (unlikely(kprobe_running()))
 		return hit_nested(site, regs);
-	f = frame_push(site, KPROBE_HIT_ACTIVE);
-	if (!f)
-		return false;
-	hit_run(f, regs, false);
-	return true;
+	hit_first(site, regs, false);
+	kprobe_count_trap();
+	return 1;
 }
 
 /**
@@ -307,8 +379,7 @@ bool __kprobes kprobe_site_hit_optimized(unsigned long addr,
 					 struct pt_regs *regs)
 {
 	struct kprobe_site *site;
-	struct kprobe_frame *f;
-	bool took_over = false, post;
+	bool took_over = false;
 
 	/* RCU-sched reader for the lookup; handlers do not migrate. */
 	preempt_disable_notrace();
@@ -319,81 +390,89 @@ bool __kprobes kprobe_site_hit_optimized(unsigned long addr,
 		site_count_miss(site);
 		goto out;
 	}
-	f = frame_push(site, KPROBE_HIT_ACTIVE);
-	if (!f)
-		goto out;
-
+	frame_push_first(site);
 	instruction_pointer_set(regs, addr + KPROBE_BREAKPOINT_SIZE);
-	took_over = site_run_pre(site, regs, true, &post);
-	frame_pop();
+	took_over = site_run_pre(site, regs, true);
+	frame_pop_first();
 out:
 	preempt_enable_notrace();
 	return took_over;
 }
 
+#ifdef CONFIG_KPROBES_ON_FTRACE
 /**
- * kprobe_site_hit_ftrace - a function called ftrace at a probed entry
- * @site: the site at the ftrace call
- * @regs: the registers ftrace saved, regs->ip just past the call; ftrace
- *	resumes the function at regs->ip
+ * kprobe_ftrace_handler - a function called ftrace at a probed entry
+ * @ip: the ftrace call site
+ * @parent_ip: the function's caller
+ * @ops: which of kprobes' ftrace_ops called
+ * @fregs: the registers ftrace saved, the ip just past the call; ftrace
+ *	resumes the function there
  *
- * Called by the ftrace handler with preemption disabled and interrupts
+ * The handler of kprobes' ftrace_ops (ftrace.c), called with interrupts
  * as the function had them.  The handlers see what a breakpoint at the
  * call would show them: regs->ip just past the breakpoint for the pre
  * handlers, past the call for the post handlers.  A pre handler that
  * takes over regs->ip sends the function there; a jprobe's mirror runs
  * with the hit open until jprobe_return().
  */
-void __kprobes kprobe_site_hit_ftrace(struct kprobe_site *site,
-				      struct pt_regs *regs)
+void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *ops,
+				     struct ftrace_regs *fregs)
 {
-	struct kprobe_frame *f;
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct kprobe_site *site;
+	int bit;
 
-	lockdep_assert_preemption_disabled();
+	if (unlikely(READ_ONCE(kprobe_ftrace_dead) || !regs))
+		return;
+	/* Disables preemption too (an RCU-sched reader), until the unlock. */
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+
+	/* While a site moves between our ops, only one of them speaks. */
+	site = kprobe_site_find((kprobe_opcode_t *)ip);
+	if (!site || READ_ONCE(site->fops) != ops)
+		goto out;
 	if (kprobe_running()) {
 		site_count_miss(site);
-		return;
+		goto out;
 	}
-	f = frame_push(site, KPROBE_HIT_ACTIVE);
-	if (!f)
-		return;
-
-	/* The call is the instruction: hit_step() only moves past it. */
-	instruction_pointer_set(regs, (unsigned long)site->addr +
-				      KPROBE_BREAKPOINT_SIZE);
-	hit_run(f, regs, true);
+	instruction_pointer_set(regs, ip + KPROBE_BREAKPOINT_SIZE);
+	hit_first(site, regs, true);
+out:
+	ftrace_test_recursion_unlock(bit);
 }
+#endif /* CONFIG_KPROBES_ON_FTRACE */
 
 /**
  * kprobe_step_done - the original instruction of the innermost hit is done
- * @regs: the context, already pointing after the instruction (or, for a
- *	boosted hit, on its way through it)
+ * @f: the hit's frame, innermost on this CPU
+ * @regs: the context, already pointing after the instruction
  *
  * Step 3: run the post handlers, unless the hit was nested, and forget
  * the hit.
  */
-void __kprobes kprobe_step_done(struct pt_regs *regs)
+void __kprobes kprobe_step_done(struct kprobe_frame *f, struct pt_regs *regs)
 {
-	struct kprobe_frame *f = kprobe_top_frame();
-
 	if (f->status == KPROBE_HIT_SS) {
 		f->status = KPROBE_HIT_SSDONE;
 		site_run_post(f->site, regs);
 	}
-	frame_pop();
+	frame_pop(f);
 }
 
 /**
  * kprobe_frame_abort - forget the innermost hit without finishing it
- * @regs: the context (unused by the core; the arch has fixed it up)
+ * @f: the hit's frame, innermost on this CPU
  *
  * For a fault while the original instruction executed: the arch has put
- * @regs back at the probed address and the fault is handled as if the
- * probe had not been there.
+ * the context back at the probed address and the fault is handled as if
+ * the probe had not been there.
  */
-void kprobe_frame_abort(struct pt_regs *regs)
+void kprobe_frame_abort(struct kprobe_frame *f)
 {
-	frame_pop();
+	frame_pop(f);
 }
 
 NOKPROBE_SYMBOL(kprobe_frame_abort);
@@ -433,7 +512,7 @@ int kprobe_handler_fault(struct pt_regs *regs, int trapnr)
 {
 	struct kprobe *p = kprobe_running();
 
-	if (!p || p == &kprobe_in_step || p == &kprobe_busy ||
+	if (!p || p == &kprobe_in_hit || p == &kprobe_busy ||
 	    !p->fault_handler)
 		return 0;
 	return p->fault_handler(p, regs, trapnr);

@@ -71,7 +71,8 @@ static __always_inline bool kprobe_pre_is_jprobe(struct kprobe *p)
 
 /* hit.c */
 void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs);
-void kprobe_site_hit_ftrace(struct kprobe_site *site, struct pt_regs *regs);
+void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
 
 /* opt.c: jump optimization; text lock held unless said otherwise */
 #ifdef CONFIG_OPTPROBES
@@ -91,6 +92,7 @@ static inline void kprobe_opt_kill_locked(struct kprobe_site *site) { }
  */
 #ifdef CONFIG_KPROBES_ON_FTRACE
 int kprobe_ftrace_commit_locked(struct list_head *dirty);	/* mutex */
+extern bool kprobe_ftrace_dead;	/* read by the handler (hit.c) */
 
 /* Is @addr an ftrace call site, probed through ftrace? */
 static inline bool kprobe_ftrace_addr(unsigned long addr)

@@ -77,10 +77,10 @@ static bool site_wants_jump(struct kprobe_site *site)
 	if (!opt_enabled || site->opt_refused || kprobe_site_on_ftrace(site) ||
 	    !kprobe_site_wants_armed(site))
 		return false;
+	if (site->nr_post)
+		return false;
 	list_for_each_entry(p, &site->probes, list) {
 		if (kprobe_is_jprobe(p))
-			return false;
-		if (!kprobe_disabled(p) && p->post_handler)
 			return false;
 	}
 	return true;

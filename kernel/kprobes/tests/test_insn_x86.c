@@ -290,7 +290,11 @@ static void insn_post_handler_unboosts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 2UL);
 	KUNIT_EXPECT_EQ(test, c->post, 2);
 	KUNIT_EXPECT_EQ(test, c->pre, 6);	/* both count in c->pre */
+
+	/* Unregistered, neither does it. */
 	unprobe(test);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
+	KUNIT_EXPECT_EQ(test, c->post, 2);
 	unregister_kprobe(plain);
 }
 

@@ -74,7 +74,8 @@ struct arch_specific_insn {
 #define KPROBE_SLOT_BOOST_STI	40
 #define KPROBE_SLOT_SIZE	64
 
-/* What a pre handler sees in regs->ip: the address plus this. */
+/* The breakpoint; a pre handler sees regs->ip past it (address + size). */
+#define KPROBE_BREAKPOINT_INSN	INT3_INSN_OPCODE
 #define KPROBE_BREAKPOINT_SIZE	INT3_INSN_SIZE
 
 /*

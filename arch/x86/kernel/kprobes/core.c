@@ -3,16 +3,18 @@
  * x86 kprobes: the breakpoint, and the traps that come back to us.
  *
  * INT3 reaches kprobe_int3_handler() for three reasons: a probed
- * instruction was hit, an out-of-line copy finished (the INT3 after it
- * in the slot), or a jprobe's mirror called jprobe_return().  Faults
- * taken while a probe is being processed reach kprobe_fault_handler()
- * through the #GP and #PF handlers.
+ * instruction was hit (the core's kprobe_breakpoint_hit() takes it from
+ * there), an out-of-line copy finished (the INT3 after it in the slot),
+ * or a jprobe's mirror called jprobe_return().  Faults taken while a
+ * probe is being processed reach kprobe_fault_handler() through the #GP
+ * and #PF handlers.
  *
  * While an out-of-line copy that ends in INT3 runs, interrupts stay off,
  * so neither an interrupt handler nor the scheduler can come between the
  * breakpoint and the slot's INT3 on this CPU.  The caller's interrupt
  * flag is kept in the hit's frame and put back when the copy is done.
- * For boosted copies, see boost_entry().
+ * For boosted copies, see boost_entry(); on kernels without preemption
+ * the core sends the CPU into them by itself (&kprobe_site.boost_to).
  */
 #include <linux/kprobes.h>
 #include <linux/uaccess.h>
@@ -90,13 +92,13 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 }
 
 /* The INT3 at @addr ends the innermost out-of-line copy: finish the hit. */
-static nokprobe_inline bool finish_step(struct pt_regs *regs,
+static nokprobe_inline bool finish_step(struct kprobe_frame *f,
+					struct pt_regs *regs,
 					kprobe_opcode_t *addr)
 {
-	struct kprobe_frame *f = kprobe_top_frame();
 	const struct arch_specific_insn *ai;
 
-	if (!f || (f->status != KPROBE_HIT_SS && f->status != KPROBE_REENTER))
+	if (f->status != KPROBE_HIT_SS && f->status != KPROBE_REENTER)
 		return false;
 	ai = &f->site->ainsn;
 	if (!ai->slot || addr != ai->slot + ai->len)
@@ -105,56 +107,59 @@ static nokprobe_inline bool finish_step(struct pt_regs *regs,
 	regs->ip = (unsigned long)f->site->addr + ai->len;
 	if (!ai->sets_if)
 		regs->flags |= f->arch_saved;
-	kprobe_step_done(regs);
+	kprobe_step_done(f, regs);
 	return true;
 }
 
-/* Which kind of INT3 this is; the steps of kprobe_int3_handler(). */
-static nokprobe_inline int int3_dispatch(struct pt_regs *regs)
+/*
+ * Steps 1 and 2 of kprobe_int3_handler(), for an INT3 taken while this
+ * CPU is in the middle of a hit: it may be one of ours rather than a
+ * probe.  Out of line: the common trap finds no hit in progress.
+ */
+static noinline int __kprobes int3_during_hit(struct pt_regs *regs,
+					      kprobe_opcode_t *addr)
 {
-	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - INT3_INSN_SIZE);
-	u8 byte;
+	struct kprobe_frame *f = kprobe_top_frame();
 
 	/* 1. The end of an out-of-line copy. */
-	if (finish_step(regs, addr))
+	if (finish_step(f, regs, addr)) {
+		kprobe_count_trap();
 		return 1;
+	}
 
 	/* 2. The end of a jprobe's mirror function. */
 	if (regs->ip == (unsigned long)x86_jprobe_return_trap) {
 		WARN_ONCE(!kprobe_jprobe_return(regs),
 			  "jprobe_return() called outside a jprobe handler\n");
+		kprobe_count_trap();
 		return 1;
 	}
 
-	/* 3. A probed instruction. */
-	if (kprobe_breakpoint_hit(addr, regs))
-		return 1;
-
-	/*
-	 * 4. A breakpoint that is no longer there: removed after this CPU
-	 * trapped on it.  Run the restored instruction.
-	 */
-	if (!get_kernel_nofault(byte, addr) && byte != INT3_INSN_OPCODE) {
-		regs->ip = (unsigned long)addr;
-		return 1;
-	}
-	return 0;
+	/* 3. A probe hit from a handler, or while an NMI interrupted a hit. */
+	return kprobe_breakpoint_hit(addr, regs);
 }
 
 /**
  * kprobe_int3_handler - INT3 in kernel mode; is it ours?
  * @regs: the trapped context
  *
- * Called by do_int3() with interrupts off.
+ * Called by do_int3() with interrupts off.  An INT3 is ours when it is
+ * 1. the end of an out-of-line copy, 2. the breakpoint in
+ * jprobe_return(), 3. a probe's breakpoint, or 4. a probe's breakpoint
+ * taken out after this CPU trapped on it.  The first two only happen in
+ * the middle of a hit; the core tells the last two apart.
  *
  * Return: 1 if kprobes handled the trap, 0 if it belongs to someone else.
  */
 int __kprobes kprobe_int3_handler(struct pt_regs *regs)
 {
-	if (user_mode(regs) || !int3_dispatch(regs))
+	kprobe_opcode_t *addr = (kprobe_opcode_t *)(regs->ip - INT3_INSN_SIZE);
+
+	if (user_mode(regs))
 		return 0;
-	kprobe_count_trap();
-	return 1;
+	if (unlikely(kprobe_hit_in_progress()))
+		return int3_during_hit(regs, addr);
+	return kprobe_breakpoint_hit(addr, regs);
 }
 
 /*
@@ -167,7 +172,7 @@ static void rewind_step(struct kprobe_frame *f, struct pt_regs *regs)
 {
 	regs->ip = (unsigned long)f->site->addr;
 	regs->flags |= f->arch_saved;
-	kprobe_frame_abort(regs);
+	kprobe_frame_abort(f);
 }
 
 NOKPROBE_SYMBOL(rewind_step);

@@ -461,7 +461,14 @@ int arch_prepare_kprobe_site(struct kprobe_site *site)
 
 	/* 4. Out of line: build the slot; decide whether it may be boosted. */
 	ai->boostable = insn_boostable(site);
-	return build_slot(site, &insn);
+	ret = build_slot(site, &insn);
+	if (ret)
+		return ret;
+
+	/* 5. A boost that only needs a jump is the core's to take. */
+	if (ai->boostable && !X86_KPROBE_BOOST_IRQS_OFF)
+		site->boost_to = ai->slot + KPROBE_SLOT_BOOST;
+	return 0;
 }
 
 /**
@@ -473,4 +480,5 @@ void arch_release_kprobe_site(struct kprobe_site *site)
 	if (site->ainsn.slot)
 		kprobe_slot_free(site->ainsn.slot);
 	site->ainsn.slot = NULL;
+	site->boost_to = NULL;
 }

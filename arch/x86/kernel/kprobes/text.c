@@ -173,7 +173,7 @@ void arch_arm_kprobe_site(struct kprobe_site *site)
  *
  * Called under kprobe_text_lock().  A CPU that still sees the INT3 until
  * the next arch_kprobe_text_sync() traps and, finding the byte restored,
- * executes the original instruction (kprobe_int3_handler(), case 4).
+ * executes the original instruction (kprobe_breakpoint_hit()).
  */
 void arch_disarm_kprobe_site(struct kprobe_site *site)
 {
