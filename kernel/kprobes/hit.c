@@ -147,12 +147,17 @@ static void site_count_miss(struct kprobe_site *site)
 NOKPROBE_SYMBOL(site_count_miss);
 
 /*
- * Return: true when a pre handler took over regs->ip.  A jprobe needs the
- * breakpoint path: one that joined an optimized site misses the hits that
- * come through the jump (@detour) until the jump is taken out.
+ * Step 1.  Return: true when a pre handler took over regs->ip.  That ends
+ * the hit, except a jprobe's: its mirror runs with the hit still open
+ * (jprobe.c); for a @first hit the frame is popped here already (done
+ * inside the loop, it keeps a flag out of the registers that live across
+ * the handler calls).  A jprobe needs the breakpoint path: one that
+ * joined an optimized site misses the hits that come through the jump
+ * (@detour) until the jump is taken out.
  */
 static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
-					 struct pt_regs *regs, bool detour)
+					 struct pt_regs *regs, bool detour,
+					 bool first)
 {
 	struct kprobe *p;
 
@@ -166,8 +171,11 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 			continue;
 		}
 		__this_cpu_write(current_kprobe, p);
-		if (p->pre_handler(p, regs))
+		if (p->pre_handler(p, regs)) {
+			if (first && frame_first()->status != KPROBE_HIT_JPROBE)
+				frame_pop_first();
 			return true;
+		}
 	}
 	return false;
 }
@@ -250,11 +258,7 @@ done:
 	return true;
 }
 
-/*
- * The three steps of a hit on a CPU that processes no other.  A pre
- * handler that took over regs->ip ends the hit, except a jprobe's: its
- * mirror runs with the hit still open (jprobe.c).
- */
+/* The three steps of a hit on a CPU that processes no other. */
 static nokprobe_inline void hit_first(struct kprobe_site *site,
 				      struct pt_regs *regs, bool ftrace)
 {
@@ -262,11 +266,8 @@ static nokprobe_inline void hit_first(struct kprobe_site *site,
 
 	/* 1. The pre handlers. */
 	frame_push_first(site);
-	if (site_run_pre(site, regs, false)) {
-		if (frame_first()->status != KPROBE_HIT_JPROBE)
-			frame_pop_first();
+	if (site_run_pre(site, regs, false, true))
 		return;
-	}
 	/* 2. The instruction; 3. at once when nothing comes back for it. */
 	f = frame_first();
 	if (hit_step(f, regs, site_wants_post(f->site), false, ftrace))
@@ -392,7 +393,7 @@ bool __kprobes kprobe_site_hit_optimized(unsigned long addr,
 	}
 	frame_push_first(site);
 	instruction_pointer_set(regs, addr + KPROBE_BREAKPOINT_SIZE);
-	took_over = site_run_pre(site, regs, true);
+	took_over = site_run_pre(site, regs, true, false);
 	frame_pop_first();
 out:
 	preempt_enable_notrace();
