@@ -7,6 +7,8 @@
 #   make patches   export the series (series/NN-*.{msg,files}) to out/patches
 #   make bench     build both kernels, boot each with tests/bench/ (alternating,
 #                  BENCH_RUNS=3 rounds), table of ours vs stock in out/bench.md
+#   make hit-trace single-step one probe hit on each kernel under gdb; per-
+#                  function instruction/memory counts in build/hit-trace/
 #   FLAVOR=incumbent builds the stock 6.12 tree instead of ours.
 #
 # Everything lives in build/ (pristine tree build/linux-src, our tree
@@ -19,11 +21,11 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help deps pristine tree kernel initramfs test run shell patches \
-	originality clean distclean header bench
+	originality clean distclean header bench hit-trace
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "targets: deps tree kernel initramfs test run shell bench patches originality clean distclean"
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "targets: deps tree kernel initramfs test run shell bench hit-trace patches originality clean distclean"
 
 deps:
 	@$(S)/deps.sh
@@ -60,6 +62,9 @@ shell: initramfs
 bench: deps
 	@$(S)/bench.sh
 
+hit-trace: deps
+	@$(S)/hit-trace.sh
+
 patches: deps
 	@FLAVOR=ours $(S)/prepare-tree.sh
 	@$(S)/make-patches.sh
@@ -77,7 +82,7 @@ originality: pristine
 clean:
 	rm -rf build/obj-* build/modroot-* build/initramfs-* build/pristine-test-* \
 		build/console-*.log build/build-*.log build/stamps build/series-work \
-		build/bench-* build/initramfs-bench-* \
+		build/bench-* build/initramfs-bench-* build/hit-trace \
 		build/tools out
 
 distclean: clean

@@ -23,6 +23,8 @@
 #                       attach; e.g. BENCH_MODARGS=only=sleepers runs that
 #                       case alone (a few seconds per boot)
 #   BENCH_SKIP_BUILD=1  reuse the kernels/initramfs built by a previous run
+#   BENCH_PREPARE_ONLY=1  build kernels, module and initramfs, boot nothing
+#                       (scripts/hit-trace.sh uses it)
 #   BENCH_FLAVORS=...   subset/order of "ours incumbent" (for debugging)
 #   BENCH_CONFIG=debug  measure the test kernels (KASAN, lockdep, ...)
 #                       instead of the default "release" ones: the same
@@ -114,6 +116,7 @@ main() {
 	local t0 run f
 	t0=$(date +%s)
 	[ "${BENCH_SKIP_BUILD:-0}" = 1 ] || prepare
+	[ "${BENCH_PREPARE_ONLY:-0}" = 1 ] && return
 	rm -rf "$LOGDIR"
 	mkdir -p "$LOGDIR" "$ROOT/out"
 	for run in $(seq 1 "$RUNS"); do

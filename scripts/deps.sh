@@ -8,6 +8,7 @@ PKGS=(
 	build-essential perl bc bison flex libelf-dev libssl-dev dwarves
 	cpio kmod rsync python3 xz-utils gzip git ccache
 	qemu-system-x86 busybox-static
+	gdb	# make hit-trace
 )
 # The base kernel is pinned: bookworm-security moves linux-source-6.12 to
 # newer stable releases, and the glue patches are made against this one.

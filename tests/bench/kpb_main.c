@@ -63,6 +63,13 @@ static char *only = "";
 module_param(only, charp, 0444);
 MODULE_PARM_DESC(only, "comma-separated groups to run, nothing else (default: all): hit,sleepers,attach");
 
+static char *spin = "";
+module_param(spin, charp, 0444);
+MODULE_PARM_DESC(spin, "k, b, o or f: register that mode's probe and call its target for spin_s seconds, nothing else (for scripts/hit-trace.sh)");
+static unsigned int spin_s = 600;
+module_param(spin_s, uint, 0444);
+MODULE_PARM_DESC(spin_s, "how long spin= keeps calling");
+
 static atomic_long_t kpb_hits;
 static volatile unsigned long kpb_sink;
 
@@ -439,6 +446,54 @@ out:
 	kvfree(kps);
 }
 
+/*
+ * spin=MODE: one probe as in the hit-cost mode MODE, then its target
+ * called in a loop, so that a debugger can single-step whole hits.
+ */
+static int kpb_spin(void)
+{
+	unsigned long (*fn)(unsigned long) = kpb_hit_fn;
+	u64 end = ktime_get_ns() + (u64)spin_s * NSEC_PER_SEC;
+	unsigned long i = 0, acc = 0;
+	struct kprobe kp = { .pre_handler = kpb_pre };
+	int j, ret;
+
+	switch (spin[0]) {
+	case 'k':
+		kp.post_handler = kpb_post;
+		fallthrough;
+	case 'b':
+		kp.addr = (kprobe_opcode_t *)kpb_hit_site;
+		break;
+	case 'o':
+		kp.addr = (kprobe_opcode_t *)kpb_opt_site;
+		fn = kpb_opt_fn;
+		break;
+	case 'f':
+		kp.symbol_name = "kpb_ftrace_fn";
+		fn = kpb_ftrace_fn;
+		break;
+	default:
+		pr_info("BENCH-ERROR spin=%s: not k, b, o or f\n", spin);
+		return -EINVAL;
+	}
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_info("BENCH-ERROR spin=%s: register_kprobe %d\n", spin, ret);
+		return ret;
+	}
+	msleep(200);	/* as in the o mode */
+	pr_info("BENCH-SPIN %s fn=%px\n", spin, fn);
+	while (ktime_get_ns() < end) {
+		for (j = 0; j < 100000; j++)
+			acc += fn(i++);
+		cond_resched();
+	}
+	kpb_sink = acc;
+	unregister_kprobe(&kp);
+	return 0;
+}
+
 static struct kprobe kpb_held;
 static bool kpb_holding;
 
@@ -469,6 +524,10 @@ static int __init kpb_init(void)
 	u64 t0 = ktime_get_ns();
 	int ret;
 
+	if (*spin) {
+		kpb_spin();
+		return 0;
+	}
 	if (hold) {
 		kpb_held.addr = (kprobe_opcode_t *)kpb_opt_site;
 		kpb_held.pre_handler = kpb_pre;

@@ -1,0 +1,22 @@
+# gdb script for scripts/hit-trace.sh: wait for the traced function to be
+# entered twice (the second time with everything warm), then single-step
+# TRACE_STEPS instructions and write their addresses to TRACE_OUT.
+import os
+
+import gdb
+
+steps = int(os.environ.get("TRACE_STEPS", "2000"))
+fn = int(os.environ["TRACE_FN"], 16)
+
+gdb.execute("set pagination off")
+gdb.execute("hbreak *0x%x" % fn)
+gdb.execute("continue")
+gdb.execute("continue")
+gdb.execute("delete")
+pcs = []
+for _ in range(steps):
+    pcs.append(int(gdb.parse_and_eval("$pc")) & 0xffffffffffffffff)
+    gdb.execute("stepi", to_string=True)
+with open(os.environ["TRACE_OUT"], "w") as out:
+    out.write("".join("%x\n" % pc for pc in pcs))
+gdb.execute("kill")

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# make hit-trace: where the instructions of one probe hit go, ours vs stock.
+#
+# The benchmark says how long a hit takes; this says why.  For each mode
+# and flavor it boots the release kernel that make bench measures, on one
+# CPU with QEMU's gdb stub and without KASLR, loads tests/bench/ with
+# spin=MODE (one probe, its target called in a loop), and lets gdb
+# single-step from one entry of the target to the next: one whole call,
+# the hit included.  scripts/hit-trace.py then names the function of each
+# instruction and counts instructions and memory accesses (what TCG
+# charges most for) per function, side by side.
+#
+#   TRACE_MODES="b k f o"  modes of tests/bench/ (see kpb_spin())
+#   TRACE_STEPS=2000       instructions gdb records per boot (> one call)
+#
+# Traces and tables go to build/hit-trace/.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+MODES=${TRACE_MODES:-b k f o}
+STEPS=${TRACE_STEPS:-2000}
+DIR=$BUILD/hit-trace
+
+command -v gdb >/dev/null || die "gdb is needed (scripts/deps.sh installs it)"
+
+# One boot: record $STEPS program counters into $DIR/$f-$m.pcs.
+trace_one() {
+	local f=$1 m=$2 st=$DIR/$1-$2 port con fn qpid i
+	rm -rf "$st" && mkdir -p "$st"
+	cp "$BUILD/bench-$f-release/kprobes_bench.ko" "$st/"
+	strip --strip-debug "$st/kprobes_bench.ko"
+	echo "spin=$m" >"$st/args"
+	printf '%s\n' "dir /bench 755 0 0" \
+		"file /bench/kprobes_bench.ko $st/kprobes_bench.ko 644 0 0" \
+		"file /bench/args $st/args 644 0 0" >"$st.list"
+	{ cat "$BUILD/initramfs-$f-release.cpio.gz"; "$BUILD/tools/gen_init_cpio" "$st.list" | gzip -6 -n; } >"$st.cpio.gz"
+
+	port=$((20000 + RANDOM % 20000))
+	con=$st.console.log
+	: >"$con"
+	qemu-system-x86_64 -accel tcg,thread=single -smp 1 -m 2G -cpu "${QEMU_CPU:-max}" \
+		-display none -no-reboot -nic none -gdb "tcp:127.0.0.1:$port" \
+		-kernel "$BUILD/obj-$f-release/arch/x86/boot/bzImage" -initrd "$st.cpio.gz" \
+		-append "console=ttyS0 ignore_loglevel panic=-1 kpmode=bench nokaslr" \
+		-monitor none -serial "file:$con" </dev/null &
+	qpid=$!
+	for i in $(seq 300); do
+		grep -aq 'BENCH-SPIN\|BENCH-ERROR' "$con" && break
+		sleep 1
+	done
+	fn=$(sed -n 's/.*BENCH-SPIN [a-z]* fn=\([0-9a-f]*\).*/\1/p' "$con" | head -n 1)
+	if [ -z "$fn" ]; then
+		kill "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+		die "$f $m: no BENCH-SPIN line (see ${con#"$ROOT"/})"
+	fi
+	TRACE_OUT=$DIR/$f-$m.pcs TRACE_FN=$fn TRACE_STEPS=$STEPS \
+		timeout 1200 gdb -q -batch -nx "$BUILD/obj-$f-release/vmlinux" \
+		-ex "target remote 127.0.0.1:$port" -x "$ROOT/scripts/hit-trace-gdb.py" \
+		>"$st.gdb.log" 2>&1 || log "$f $m: gdb said $(tail -n 1 "$st.gdb.log")"
+	kill "$qpid" 2>/dev/null || true
+	wait "$qpid" 2>/dev/null || true
+}
+
+main() {
+	local m f
+	BENCH_PREPARE_ONLY=1 "$ROOT/scripts/bench.sh"
+	mkdir -p "$DIR"
+	for m in $MODES; do
+		for f in ours incumbent; do
+			log "tracing mode $m on $f"
+			trace_one "$f" "$m"
+		done
+		python3 "$ROOT/scripts/hit-trace.py" --build "$BUILD" --mode "$m" | tee "$DIR/$m.txt"
+	done
+}
+
+main "$@"
