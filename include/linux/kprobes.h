@@ -251,8 +251,8 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
  * @ainsn: the architecture's copy of the instruction
  *
  * Shared between the generic core and the architecture code, which only
- * reads @addr and owns @opcode, @boost_to and @ainsn.  The rest belongs to the core
- * and is protected by the kprobe mutex.
+ * reads @addr and owns @opcode, @boost_to and @ainsn.  The rest belongs to
+ * the core and is protected by the kprobe mutex.
  */
 struct kprobe_site {
 	struct hlist_node node;

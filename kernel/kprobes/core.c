@@ -10,10 +10,11 @@
  * Locking
  *   kprobe_mutex protects the hash table and the gone list (writers),
  *   every site's probe list (writers), the site fields nr_enabled,
- *   nr_post, armed and gone, the flags of registered kprobes, the global arm switch and
- *   the slot cache.  Text is changed only under kprobe_text_lock(), which
- *   nests in kprobe_mutex and takes the locks in the one order used by
- *   every other text patcher (jump labels, static calls):
+ *   nr_post, armed and gone, the flags of registered kprobes, the global
+ *   arm switch and the slot cache.  Text is changed only under
+ *   kprobe_text_lock(), which nests in kprobe_mutex and takes the locks in
+ *   the one order used by every other text patcher (jump labels, static
+ *   calls):
  *
  *     kprobe_mutex -> cpus_read_lock -> jump_label_lock -> text_mutex
  *

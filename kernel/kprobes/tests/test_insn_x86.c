@@ -298,6 +298,50 @@ static void insn_post_handler_unboosts(struct kunit *test)
 	unregister_kprobe(plain);
 }
 
+/*
+ * A batch that arms nothing leaves its new slot buffered (text.c): it must
+ * be written before its page can go, and before a breakpoint leads to it.
+ */
+static void insn_disabled_slot(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+
+	c->kp.flags = KPROBE_FLAG_DISABLED;
+	probe_at(test, kpt_rip_load_insn);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 0UL);
+	unprobe(test);
+
+	c->kp.flags = KPROBE_FLAG_DISABLED;
+	probe_at(test, kpt_rip_load_insn);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 0UL);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&c->kp), 0);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 2UL);
+	KUNIT_EXPECT_EQ(test, c->pre, 1);
+	KUNIT_EXPECT_EQ(test, c->post, 1);
+	unprobe(test);
+}
+
+/* Slots built by one batch are written together (text.c): all of them. */
+static void insn_batch_slots(struct kunit *test)
+{
+	struct kprobe *k = kunit_kcalloc(test, 2, sizeof(*k), GFP_KERNEL);
+	struct kprobe *kps[2];
+	long val = 5;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	k[0].addr = (kprobe_opcode_t *)kpt_rip_load_insn;
+	k[1].addr = (kprobe_opcode_t *)kpt_fault_insn;
+	k[0].pre_handler = insn_pre;
+	k[1].pre_handler = insn_pre;
+	kps[0] = &k[0];
+	kps[1] = &k[1];
+	KUNIT_ASSERT_EQ(test, register_kprobes(kps, 2), 0);
+	KUNIT_EXPECT_EQ(test, kpt_rip_load(), (long)kpt_data);
+	KUNIT_EXPECT_EQ(test, kpt_fault_load(&val), 5L);
+	KUNIT_EXPECT_EQ(test, ictx()->pre, 2);
+	unregister_kprobes(kps, 2);
+}
+
 static void insn_extable_not_boosted(struct kunit *test)
 {
 	struct insn_ctx *c = test->priv;
@@ -325,6 +369,8 @@ static struct kunit_case insn_cases[] = {
 	KUNIT_CASE(insn_boosted_without_post),
 	KUNIT_CASE(insn_post_handler_unboosts),
 	KUNIT_CASE(insn_extable_not_boosted),
+	KUNIT_CASE(insn_disabled_slot),
+	KUNIT_CASE(insn_batch_slots),
 	{}
 };
 

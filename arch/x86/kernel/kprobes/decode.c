@@ -170,10 +170,15 @@ int x86_kprobe_read_orig(unsigned long addr, u8 *buf)
 	int n;
 
 	lockdep_assert_held(&text_mutex);
-	x86_kprobe_text_flush();
-	for (n = 0; n < MAX_INSN_SIZE; n++) {
-		if (get_kernel_nofault(buf[n], (u8 *)addr + n))
-			break;
+	x86_kprobe_text_settle();
+	if (!copy_from_kernel_nofault(buf, (void *)addr, MAX_INSN_SIZE)) {
+		n = MAX_INSN_SIZE;
+	} else {
+		/* Up to the end of the readable text (the last page). */
+		for (n = 0; n < MAX_INSN_SIZE; n++) {
+			if (get_kernel_nofault(buf[n], (u8 *)addr + n))
+				break;
+		}
 	}
 	/*
 	 * A site before @addr may have its jump's tail here; a site inside
@@ -387,7 +392,7 @@ static int build_slot(struct kprobe_site *site, struct insn *insn)
 		}
 	}
 
-	text_poke(slot, buf, sizeof(buf));
+	x86_kprobe_slot_write(slot, buf, sizeof(buf));
 	perf_event_text_poke(slot, NULL, 0, buf, sizeof(buf));
 	site->ainsn.slot = slot;
 	return 0;
@@ -477,8 +482,10 @@ int arch_prepare_kprobe_site(struct kprobe_site *site)
  */
 void arch_release_kprobe_site(struct kprobe_site *site)
 {
-	if (site->ainsn.slot)
+	if (site->ainsn.slot) {
+		x86_kprobe_slot_forget(site->ainsn.slot);
 		kprobe_slot_free(site->ainsn.slot);
+	}
 	site->ainsn.slot = NULL;
 	site->boost_to = NULL;
 }

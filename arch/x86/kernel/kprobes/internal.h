@@ -37,6 +37,9 @@ void kprobe_emulate_cli_sti(const struct arch_specific_insn *ai,
 /* text.c: changes to probed text, written and merged at each sync. */
 void x86_kprobe_text_queue(void *addr, const void *bytes, size_t len);
 void x86_kprobe_text_flush(void);
+void x86_kprobe_text_settle(void);
+void x86_kprobe_slot_write(u8 *slot, const u8 *bytes, size_t len);
+void x86_kprobe_slot_forget(u8 *slot);
 
 /* decode.c: reading, checking and moving original instructions. */
 struct insn;

@@ -18,8 +18,18 @@
  * which a flush writes them does not matter, as long as two changes to
  * the same bytes are never queued together: the second one flushes the
  * queue first.  Reading the text back (x86_kprobe_read_orig()) flushes
- * too.  Out-of-line slots and detours are not probed text; they are
- * written at once, before anything that leads to them is queued.
+ * too, unless the queue holds nothing but breakpoints going over original
+ * bytes (a batch of new probes): a reader that still finds the original
+ * bytes there reads what it would have undone anyway.  Detours are not
+ * probed text; they are written at once, before anything that leads to
+ * them is queued.
+ *
+ * Out-of-line slots are not probed text either, and nothing leads to a
+ * new one before its site is armed, that is before the next flush.  A
+ * batch takes its slots one after the other, most of them from one page,
+ * so slot writes are buffered per page and written with one text_poke()
+ * when the batch moves to another page, and at each flush before the
+ * probed text.
  */
 #include <linux/kprobes.h>
 #include <linux/memory.h>
@@ -42,7 +52,13 @@ struct text_write {
 /* All under text_mutex. */
 static struct text_write text_queue[TEXT_QUEUE_LEN];
 static unsigned int text_queued;
+static bool text_queued_arms_only = true;
 static u8 text_page_buf[PAGE_SIZE];
+
+/* The slot page being buffered, its new contents, and what changed. */
+static u8 *slot_page;
+static u8 slot_page_buf[PAGE_SIZE];
+static unsigned int slot_lo, slot_hi;
 
 static int cmp_text_write(const void *a, const void *b)
 {
@@ -83,11 +99,71 @@ static void write_run(unsigned int first, unsigned int last)
 	text_poke(start, text_page_buf, len);
 }
 
+/* Write the buffered slot page, if any, as one text_poke(). */
+static void slot_page_flush(void)
+{
+	if (!slot_page)
+		return;
+	text_poke(slot_page + slot_lo, slot_page_buf + slot_lo,
+		  slot_hi - slot_lo);
+	slot_page = NULL;
+}
+
+/**
+ * x86_kprobe_slot_write - fill an out-of-line slot before its site is armed
+ * @slot: the slot, inside one page
+ * @bytes: its contents
+ * @len: how many bytes
+ *
+ * Called under text_mutex.  The bytes are in place at the next
+ * x86_kprobe_text_flush(), before any breakpoint it writes.  The rest of
+ * the slot's page is rewritten with the bytes it holds, which live slots
+ * there do not notice (only writers holding text_mutex change them).
+ */
+void x86_kprobe_slot_write(u8 *slot, const u8 *bytes, size_t len)
+{
+	u8 *page = (u8 *)((unsigned long)slot & PAGE_MASK);
+	unsigned int off = slot - page;
+
+	lockdep_assert_held(&text_mutex);
+	if (WARN_ON_ONCE(off + len > PAGE_SIZE))
+		return;
+	if (page != slot_page) {
+		slot_page_flush();
+		memcpy(slot_page_buf, page, PAGE_SIZE);
+		slot_page = page;
+		slot_lo = off;
+		slot_hi = off + len;
+	}
+	memcpy(slot_page_buf + off, bytes, len);
+	slot_lo = min(slot_lo, off);
+	slot_hi = max_t(unsigned int, slot_hi, off + len);
+}
+
+/**
+ * x86_kprobe_slot_forget - a slot is about to be freed
+ * @slot: the slot
+ *
+ * Called with the kprobe mutex held, which every slot writer holds too,
+ * but not text_mutex.  A batch that armed nothing (its probes disabled)
+ * leaves its slots buffered: write out the slot's page if it is the one
+ * buffered, so that no write reaches the page after it may be gone.
+ */
+void x86_kprobe_slot_forget(u8 *slot)
+{
+	if (((unsigned long)slot & PAGE_MASK) != (unsigned long)slot_page)
+		return;
+	mutex_lock(&text_mutex);
+	slot_page_flush();
+	mutex_unlock(&text_mutex);
+}
+
 /**
  * x86_kprobe_text_flush - write out the queued text changes
  *
- * Called under text_mutex.  Other CPUs may see the changes from now on,
- * and are sure to after the next text_poke_sync().
+ * Called under text_mutex.  Buffered slots are written first.  Other
+ * CPUs may see the changes from now on, and are sure to after the next
+ * text_poke_sync().
  */
 void x86_kprobe_text_flush(void)
 {
@@ -95,6 +171,7 @@ void x86_kprobe_text_flush(void)
 	u8 *start;
 
 	lockdep_assert_held(&text_mutex);
+	slot_page_flush();
 	if (!text_queued)
 		return;
 	sort(text_queue, text_queued, sizeof(text_queue[0]), cmp_text_write,
@@ -112,6 +189,18 @@ void x86_kprobe_text_flush(void)
 		write_run(first, last);
 	}
 	text_queued = 0;
+	text_queued_arms_only = true;
+}
+
+/**
+ * x86_kprobe_text_settle - make the text match the sites for a reader
+ *
+ * Called under text_mutex, before reading probed text back.
+ */
+void x86_kprobe_text_settle(void)
+{
+	if (!text_queued_arms_only)
+		x86_kprobe_text_flush();
 }
 
 static bool overlaps_queued(const u8 *addr, size_t len)
@@ -127,16 +216,7 @@ static bool overlaps_queued(const u8 *addr, size_t len)
 	return false;
 }
 
-/**
- * x86_kprobe_text_queue - change probed text at the next flush
- * @addr: where
- * @bytes: the new bytes
- * @len: how many, at most JMP32_INSN_SIZE
- *
- * Called under text_mutex.  The change must be safe for CPUs running the
- * code at any time before the next sync (see the top of this file).
- */
-void x86_kprobe_text_queue(void *addr, const void *bytes, size_t len)
+static void text_queue_add(void *addr, const void *bytes, size_t len)
 {
 	struct text_write *w;
 
@@ -152,6 +232,21 @@ void x86_kprobe_text_queue(void *addr, const void *bytes, size_t len)
 }
 
 /**
+ * x86_kprobe_text_queue - change probed text at the next flush
+ * @addr: where
+ * @bytes: the new bytes
+ * @len: how many, at most JMP32_INSN_SIZE
+ *
+ * Called under text_mutex.  The change must be safe for CPUs running the
+ * code at any time before the next sync (see the top of this file).
+ */
+void x86_kprobe_text_queue(void *addr, const void *bytes, size_t len)
+{
+	text_queue_add(addr, bytes, len);
+	text_queued_arms_only = false;
+}
+
+/**
  * arch_arm_kprobe_site - put INT3 on the probed instruction
  * @site: the site; its slot or emulation is ready
  *
@@ -163,7 +258,8 @@ void arch_arm_kprobe_site(struct kprobe_site *site)
 {
 	u8 int3 = INT3_INSN_OPCODE;
 
-	x86_kprobe_text_queue(site->addr, &int3, INT3_INSN_SIZE);
+	/* Over the original byte: readers need not flush for it. */
+	text_queue_add(site->addr, &int3, INT3_INSN_SIZE);
 	perf_event_text_poke(site->addr, &site->opcode, 1, &int3, 1);
 }
 
