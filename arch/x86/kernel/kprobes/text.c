@@ -34,6 +34,7 @@
 #include <linux/kprobes.h>
 #include <linux/memory.h>
 #include <linux/perf_event.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <asm/text-patching.h>
@@ -55,9 +56,12 @@ static unsigned int text_queued;
 static bool text_queued_arms_only = true;
 static u8 text_page_buf[PAGE_SIZE];
 
-/* The slot page being buffered, its new contents, and what changed. */
+/*
+ * The slot page being buffered, its new contents (a page allocated on
+ * first use and kept), and the range that changed.
+ */
 static u8 *slot_page;
-static u8 slot_page_buf[PAGE_SIZE];
+static u8 *slot_page_buf;
 static unsigned int slot_lo, slot_hi;
 
 static int cmp_text_write(const void *a, const void *b)
@@ -128,6 +132,13 @@ void x86_kprobe_slot_write(u8 *slot, const u8 *bytes, size_t len)
 	lockdep_assert_held(&text_mutex);
 	if (WARN_ON_ONCE(off + len > PAGE_SIZE))
 		return;
+	if (!slot_page_buf)
+		slot_page_buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!slot_page_buf) {
+		/* No buffer: write at once, as correct and only slower. */
+		text_poke(slot, bytes, len);
+		return;
+	}
 	if (page != slot_page) {
 		slot_page_flush();
 		memcpy(slot_page_buf, page, PAGE_SIZE);
