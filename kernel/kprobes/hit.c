@@ -228,7 +228,8 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 		if (!post)
 			return true;
 		f->status = KPROBE_HIT_SS;
-		goto done;
+		kprobe_step_done(f, regs);
+		return false;
 	}
 	if (kprobe_site_via_detour(site)) {
 		/*
@@ -249,7 +250,6 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 	__this_cpu_write(current_kprobe, &kprobe_in_hit);
 	if (!arch_kprobe_step(site, regs, f, boost))
 		return false;	/* finished by the arch's own trap */
-done:
 	/* The instruction is over: step 3 now, skipping the walk if no use. */
 	if (post && f->status == KPROBE_HIT_SS) {
 		kprobe_step_done(f, regs);

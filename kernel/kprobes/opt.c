@@ -171,8 +171,9 @@ static void site_unoptimize_now_locked(struct kprobe_site *site)
 
 /*
  * Blocked sites whose region may have held @addr's site get another
- * look.  There are few of them, if any: a batch of thousands of dead
- * sites costs next to nothing here.
+ * look.  Sites that go have left opt_blocked already (step 1 of
+ * kprobe_opt_commit_locked()), so a batch that removes a crowd of
+ * probes that blocked each other scans only the blocked sites that stay.
  */
 static void mark_blocked_dirty(unsigned long addr)
 {
@@ -243,7 +244,14 @@ void kprobe_opt_commit_locked(struct list_head *dirty)
 	lockdep_assert_held(&kprobe_mutex);
 	lockdep_assert_held(&text_mutex);
 
-	/* 1. A site that goes may have kept a neighbour from optimizing. */
+	/*
+	 * 1. A site that goes may have kept a neighbour from optimizing.
+	 * Sites that go leave opt_blocked first; it is theirs while NONE.
+	 */
+	list_for_each_entry(site, dirty, dirty) {
+		if (list_empty(&site->probes) && site->opt == KPROBE_OPT_NONE)
+			list_del_init(&site->opt_link);
+	}
 	list_for_each_entry(site, dirty, dirty) {
 		if (list_empty(&site->probes) && !list_empty(&opt_blocked))
 			mark_blocked_dirty((unsigned long)site->addr);

@@ -16,6 +16,17 @@ check() {  # check NAME COMMAND...
 	fi
 }
 
+check_if() {  # check_if OPTION NAME COMMAND...: SKIP when CONFIG_OPTION is off
+	local opt=$1
+	shift
+	if grep -q "^CONFIG_$opt=y" /etc/kernel.config; then
+		check "$@"
+	else
+		n=$((n + 1))
+		echo "ok $n $1 # SKIP CONFIG_$opt is off"
+	fi
+}
+
 probe_hits() {  # probe_hits DEF EVENT: define, enable, fork, expect a hit
 	echo "$1" >>$TR/kprobe_events || return 1
 	echo >$TR/trace
@@ -32,12 +43,7 @@ check debugfs_list_readable cat $DBG/list
 check debugfs_enabled_is_1 grep -qx 1 $DBG/enabled
 check debugfs_blacklist_format sh -c "head -n 1 $DBG/blacklist | grep -Eq '^0x[0-9a-f]+-0x[0-9a-f]+[[:space:]]+[^[:space:]]+'"
 check kprobe_event_hits probe_hits 'p:kprobes/kp_clone kernel_clone' kp_clone
-if grep -q '^CONFIG_KRETPROBES=y' /etc/kernel.config; then
-	check kretprobe_event_hits probe_hits 'r:kprobes/krp_clone kernel_clone ret=$retval' krp_clone
-else
-	n=$((n + 1))
-	echo "ok $n kretprobe_event_hits # SKIP CONFIG_KRETPROBES is off"
-fi
+check_if KRETPROBES kretprobe_event_hits probe_hits 'r:kprobes/krp_clone kernel_clone ret=$retval' krp_clone
 check kprobe_events_empty_after sh -c "! grep -q . $TR/kprobe_events"
 
 # A trace event that is defined but not enabled is a registered, disabled
@@ -106,12 +112,7 @@ kretprobe_sample() {
 	dmesg | grep -q 'kretprobe_example: call 1: kernel_clone returned' ||
 		{ dmesg | grep kretprobe_example; return 1; }
 }
-if grep -q '^CONFIG_KRETPROBES=y' /etc/kernel.config; then
-	check kretprobe_sample_times_calls kretprobe_sample
-else
-	n=$((n + 1))
-	echo "ok $n kretprobe_sample_times_calls # SKIP CONFIG_KRETPROBES is off"
-fi
+check_if KRETPROBES kretprobe_sample_times_calls kretprobe_sample
 
 # The jprobe sample watches kernel_clone's arguments; debugfs says 'j',
 # and a kretprobe event on the same function still works beside it.
@@ -178,12 +179,7 @@ optimization_switch() {
 	echo '-:kp_opt' >>$TR/kprobe_events
 	return $rc
 }
-if grep -q '^CONFIG_OPTPROBES=y' /etc/kernel.config; then
-	check optimization_sysctl_and_tag optimization_switch
-else
-	n=$((n + 1))
-	echo "ok $n optimization_sysctl_and_tag # SKIP CONFIG_OPTPROBES is off"
-fi
+check_if OPTPROBES optimization_sysctl_and_tag optimization_switch
 
 # A probe on a function's first instruction goes through ftrace when the
 # function tracer is built in: debugfs says [FTRACE], and it hits.
@@ -222,10 +218,5 @@ fail_function() {
 	return $rc
 }
 
-if grep -q '^CONFIG_KPROBES_ON_FTRACE=y' /etc/kernel.config; then
-	check ftrace_probe_tag_and_hit ftrace_probe
-else
-	n=$((n + 1))
-	echo "ok $n ftrace_probe_tag_and_hit # SKIP CONFIG_KPROBES_ON_FTRACE is off"
-fi
+check_if KPROBES_ON_FTRACE ftrace_probe_tag_and_hit ftrace_probe
 check fail_function_injects_and_stops fail_function

@@ -106,6 +106,7 @@ static void write_run(unsigned int first, unsigned int last)
 /* Write the buffered slot page, if any, as one text_poke(). */
 static void slot_page_flush(void)
 {
+	lockdep_assert_held(&text_mutex);
 	if (!slot_page)
 		return;
 	text_poke(slot_page + slot_lo, slot_page_buf + slot_lo,
@@ -155,17 +156,16 @@ void x86_kprobe_slot_write(u8 *slot, const u8 *bytes, size_t len)
  * x86_kprobe_slot_forget - a slot is about to be freed
  * @slot: the slot
  *
- * Called with the kprobe mutex held, which every slot writer holds too,
- * but not text_mutex.  A batch that armed nothing (its probes disabled)
- * leaves its slots buffered: write out the slot's page if it is the one
- * buffered, so that no write reaches the page after it may be gone.
+ * Called without text_mutex, which it takes.  A batch that armed nothing
+ * (its probes disabled) leaves its slots buffered: write out the slot's
+ * page if it is the one buffered, so that no write reaches the page
+ * after it may be gone.
  */
 void x86_kprobe_slot_forget(u8 *slot)
 {
-	if (((unsigned long)slot & PAGE_MASK) != (unsigned long)slot_page)
-		return;
 	mutex_lock(&text_mutex);
-	slot_page_flush();
+	if (((unsigned long)slot & PAGE_MASK) == (unsigned long)slot_page)
+		slot_page_flush();
 	mutex_unlock(&text_mutex);
 }
 
