@@ -20,7 +20,7 @@ from collections import Counter
 LINE = re.compile(r'(?:^|\] )BENCH ([a-z0-9_]+) (.+?)\s*$')
 
 # Display order; unknown keys follow in the order first seen.
-ORDER = ['none', 'k', 'b', 'none_o', 'o', 'o_optimized', 'r', 'kr', 'none_f', 'f',
+ORDER = ['none', 'k', 'b', 'none_o', 'none_oh', 'o_floor', 'o', 'o_optimized', 'r', 'kr', 'none_f', 'f',
          'sleepers_returns', 'sleepers_nmissed']
 for n in (2000, 10000):
     for w in ('reg_batch', 'unreg_batch', 'reg_single', 'unreg_single'):
@@ -31,6 +31,8 @@ DESC = {
     'k': 'kprobe pre+post, 2nd insn',
     'b': 'kprobe pre only, same place',
     'none_o': 'no probe (kpb_opt_fn)',
+    'none_oh': 'no probe, kpb_opt_fn + handler call',
+    'o_floor': 'minimal detour: pt_regs + handler call',
     'o': 'kprobe pre only, optimizable site',
     'o_optimized': '[OPTIMIZED] in debugfs list',
     'r': 'kretprobe',
@@ -114,6 +116,26 @@ def fmt(x):
     return f'{x:.2f}'
 
 
+def opt_target(ours, inc):
+    """Lines on the target "o within 2x of none_oh", when measured."""
+    lines = []
+    for name, vals in (('ours', ours), ('incumbent', inc)):
+        oh = summary('none_oh', vals.get('none_oh', []))[1]
+        if not oh:
+            continue
+        parts = []
+        for k in ('o', 'o_floor'):
+            x = summary(k, vals.get(k, []))[1]
+            if x is not None:
+                parts.append(f'{k}/none_oh {x / oh:.2f}')
+        if parts:
+            lines.append(f'- {name}: ' + ', '.join(parts))
+    if lines:
+        lines = ['', 'Optimized hit against "call + handler call" (target: o/none_oh '
+                 '<= 2; o_floor is a minimal detour, no kprobes):'] + lines
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--ours', nargs='*', default=[])
@@ -160,6 +182,7 @@ def main():
             unit = 'ns/call'
             what = DESC.get(k, '')
         out.append(f'| {k} | {what} | {unit} | {so} | {si} | {ratio} |')
+    out += opt_target(ours, inc)
     text = '\n'.join(out) + '\n'
     sys.stdout.write(text)
     if a.out:

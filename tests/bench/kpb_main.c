@@ -11,6 +11,10 @@
  *   none  no probe          k   pre+post handler on the 2nd instruction
  *   b     pre handler only  o   pre only, on a jump-optimizable site
  *   r     kretprobe         kr  kprobe on the entry + kretprobe
+ *   none_oh  kpb_opt_fn plus a call of the o mode's pre handler (the
+ *         "call + handler call" that an optimized hit is compared with)
+ *   o_floor  a hand-written minimal detour around the same handler
+ *         call (pt_regs saved and restored, nothing else; kpb_targets.S)
  *   f     pre only, on the ftrace call at the entry of a traced C
  *         function (kpb_ftrace_fn; none_f is its unprobed cost).  Where
  *         the kernel cannot probe through ftrace the probe is a
@@ -40,6 +44,8 @@
 /* kpb_targets.S */
 unsigned long kpb_hit_fn(unsigned long x);
 unsigned long kpb_opt_fn(unsigned long x);
+unsigned long kpb_oh_fn(unsigned long x);
+unsigned long kpb_floor_fn(unsigned long x);
 extern const unsigned long kpb_hit_site, kpb_opt_site;	/* addresses */
 extern const unsigned long kpb_slots[];
 extern const int kpb_slots_per_blk, kpb_nslotblk;
@@ -85,6 +91,10 @@ static int kpb_pre(struct kprobe *p, struct pt_regs *regs)
 	atomic_long_inc(&kpb_hits);
 	return 0;
 }
+
+/* The handler the yardsticks of kpb_targets.S call, through this pointer. */
+extern int (*const kpb_handler)(struct kprobe *p, struct pt_regs *regs);
+int (*const kpb_handler)(struct kprobe *p, struct pt_regs *regs) = kpb_pre;
 
 static void kpb_post(struct kprobe *p, struct pt_regs *regs,
 		     unsigned long flags)
@@ -176,6 +186,8 @@ static void kpb_hit_modes(void)
 	}
 
 	kpb_hit_cost("none_o", kpb_opt_fn);
+	kpb_hit_cost("none_oh", kpb_oh_fn);
+	kpb_hit_cost("o_floor", kpb_floor_fn);
 	memset(&kp, 0, sizeof(kp));
 	kp.addr = (kprobe_opcode_t *)kpb_opt_site;
 	kp.pre_handler = kpb_pre;

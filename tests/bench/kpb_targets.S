@@ -17,10 +17,29 @@
  *                   cost runs are slot_block[i] + 2 * j.  Small functions
  *                   keep the per-probe instruction walk of the kernels
  *                   (which decode from the function start) short.
+ *
+ * Two yardsticks for the o mode, which no kprobe ever touches; both
+ * compute what kpb_opt_fn computes and call kpb_handler (the benchmark's
+ * pre handler) through a pointer, as kprobes must:
+ *
+ *   kpb_oh_fn(x)    kpb_opt_fn plus the handler call: "a call of the
+ *                   function plus a call of its handler".
+ *   kpb_floor_fn(x) kpb_opt_fn with a jump at the probe site to a minimal
+ *                   hand-written detour: save a struct pt_regs as our
+ *                   detour does, call the handler with it, restore, run
+ *                   the two displaced instructions, jump back.  No probe
+ *                   lookup, no per-CPU state, no preemption count: a
+ *                   lower bound for any jump-optimized probe that gives
+ *                   its handlers a struct pt_regs.
+ *
+ * They come after everything else, so that adding them moved nothing
+ * the other modes measure.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
 #include <asm/ibt.h>
+#include <asm/nospec-branch.h>
+#include <asm/segment.h>
 
 	.text
 
@@ -79,6 +98,82 @@ SYM_DATA_START(kpb_slots)
 	.endr
 	.pushsection .rodata
 SYM_DATA_END(kpb_slots)
+	.popsection
+
+SYM_FUNC_START(kpb_oh_fn)
+	mov	%rdi, %rax
+	add	$1, %rax
+	lea	3(%rax), %rax
+	add	%rdi, %rax
+	xor	%rdi, %rax
+	push	%rax
+	xor	%edi, %edi
+	xor	%esi, %esi
+	mov	kpb_handler(%rip), %rax
+	CALL_NOSPEC rax
+	pop	%rax
+	RET
+SYM_FUNC_END(kpb_oh_fn)
+
+SYM_FUNC_START(kpb_floor_fn)
+	mov	%rdi, %rax
+	jmp	.Lkpb_floor_detour	/* where add + lea were */
+.Lkpb_floor_back:
+	add	%rdi, %rax
+	xor	%rdi, %rax
+	RET
+
+.Lkpb_floor_detour:
+	pushq	$__KERNEL_DS
+	pushq	%rsp
+	addq	$8, (%rsp)
+	pushfq
+	pushq	$__KERNEL_CS
+	pushq	$0
+	pushq	$-1
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	movq	%rsp, %rsi
+	xorl	%edi, %edi
+	movq	kpb_handler(%rip), %rax
+	CALL_NOSPEC rax
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	leaq	24(%rsp), %rsp
+	popfq
+	leaq	16(%rsp), %rsp
+	add	$1, %rax
+	lea	3(%rax), %rax
+	jmp	.Lkpb_floor_back
+SYM_FUNC_END(kpb_floor_fn)
+
+	.pushsection .rodata
 SYM_DATA(kpb_hit_site, .quad .Lkpb_hit_site)
 SYM_DATA(kpb_opt_site, .quad .Lkpb_opt_site)
 SYM_DATA(kpb_slots_per_blk, .long KPB_SLOTS_PER_BLK)
