@@ -20,8 +20,28 @@ SYM_FUNC_START(kpt_rip_load)
 SYM_INNER_LABEL(kpt_rip_load_insn, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	movq	kpt_data(%rip), %rax
+SYM_INNER_LABEL(kpt_rip_load_next, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
 	RET
 SYM_FUNC_END(kpt_rip_load)
+
+/*
+ * long kpt_stack_gap(void): how far the SUB moved the stack pointer, 16;
+ * a post handler on the SUB may move it back, or skip to the LEAVE.
+ */
+SYM_FUNC_START(kpt_stack_gap)
+	pushq	%rbp
+	movq	%rsp, %rbp
+SYM_INNER_LABEL(kpt_stack_gap_insn, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	subq	$16, %rsp
+	movq	%rbp, %rax
+	subq	%rsp, %rax
+SYM_INNER_LABEL(kpt_stack_gap_leave, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	leave
+	RET
+SYM_FUNC_END(kpt_stack_gap)
 
 /* long kpt_jcc8(long x): 0 if x == 0, else 1; probe on a Jcc rel8. */
 SYM_FUNC_START(kpt_jcc8)

@@ -7,16 +7,19 @@
 
 #include <linux/types.h>
 
-extern const u8 kpt_rip_load_insn[], kpt_jcc8_insn[], kpt_jcc32_insn[];
+extern const u8 kpt_rip_load_insn[], kpt_rip_load_next[];
+extern const u8 kpt_jcc8_insn[], kpt_jcc32_insn[];
 extern const u8 kpt_call_insn[], kpt_jmp_insn[], kpt_ret_insn[];
 extern const u8 kpt_call_reg_insn[], kpt_jmp_reg_insn[], kpt_loop_insn[];
 extern const u8 kpt_pushf_insn[], kpt_cli_insn[], kpt_sti_insn[];
 extern const u8 kpt_fault_insn[];
+extern const u8 kpt_stack_gap_insn[], kpt_stack_gap_leave[];
 extern const u8 kpt_refused_call_mem[], kpt_refused_hlt[];
 extern const u8 kpt_refused_int3[], kpt_refused_ud2[];
 extern u64 kpt_data;
 
 long kpt_rip_load(void);
+long kpt_stack_gap(void);
 long kpt_jcc8(long x);
 long kpt_jcc32(long x);
 long kpt_callee(void);

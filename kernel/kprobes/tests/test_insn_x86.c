@@ -22,6 +22,10 @@ struct insn_ctx {
 	int post;
 	int faults;
 	int trapnr;
+	/* What the last post handler saw. */
+	unsigned long post_ip;
+	bool post_irqs_off;
+	bool post_running;
 };
 
 static struct insn_ctx *ictx(void)
@@ -38,7 +42,12 @@ static int insn_pre(struct kprobe *p, struct pt_regs *regs)
 static void insn_post(struct kprobe *p, struct pt_regs *regs,
 		      unsigned long flags)
 {
-	ictx()->post++;
+	struct insn_ctx *c = ictx();
+
+	c->post++;
+	c->post_ip = regs->ip;
+	c->post_irqs_off = irqs_disabled();
+	c->post_running = kprobe_running() == p;
 }
 
 static int insn_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
@@ -88,6 +97,7 @@ static void expect_hits(struct kunit *test, int n)
 
 static void x86_insn_rip_relative(struct kunit *test)
 {
+	struct insn_ctx *c = test->priv;
 	long want = kpt_rip_load();
 
 	KUNIT_ASSERT_EQ(test, want, (long)kpt_data);
@@ -95,6 +105,10 @@ static void x86_insn_rip_relative(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpt_rip_load(), want);
 	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 	expect_hits(test, 1);
+	/* The post handler sees the CPU after the instruction. */
+	KUNIT_EXPECT_EQ(test, c->post_ip, (unsigned long)kpt_rip_load_next);
+	KUNIT_EXPECT_TRUE(test, c->post_irqs_off);
+	KUNIT_EXPECT_TRUE(test, c->post_running);
 	unprobe(test);
 }
 
@@ -267,10 +281,15 @@ static void insn_boosted_without_post(struct kunit *test)
 	unprobe(test);
 }
 
-static void insn_post_handler_unboosts(struct kunit *test)
+/*
+ * Post handlers on a boostable instruction: the copy comes back through
+ * the step trampoline, one trap in all.
+ */
+static void insn_post_handler_one_trap(struct kunit *test)
 {
 	struct insn_ctx *c = test->priv;
 	struct kprobe *plain = kunit_kzalloc(test, sizeof(*plain), GFP_KERNEL);
+	unsigned long flags;
 
 	KUNIT_ASSERT_NOT_NULL(test, plain);
 	plain->addr = (kprobe_opcode_t *)kpt_rip_load_insn;
@@ -278,24 +297,90 @@ static void insn_post_handler_unboosts(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kpt_register(test, plain), 0);
 	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
 
-	/* A probe with a post handler joins: back to two traps. */
+	/* A probe with a post handler joins. */
 	probe_at(test, kpt_rip_load_insn);
-	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 2UL);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
 	KUNIT_EXPECT_EQ(test, c->post, 1);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 
-	/* Disabled, its post handler no longer counts. */
+	/* A caller with interrupts off gets them back off. */
+	local_irq_save(flags);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, c->post, 2);
+
+	/* Disabled, its post handler no longer runs. */
 	KUNIT_EXPECT_EQ(test, disable_kprobe(&c->kp), 0);
 	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
 	KUNIT_EXPECT_EQ(test, enable_kprobe(&c->kp), 0);
-	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 2UL);
-	KUNIT_EXPECT_EQ(test, c->post, 2);
-	KUNIT_EXPECT_EQ(test, c->pre, 6);	/* both count in c->pre */
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
+	KUNIT_EXPECT_EQ(test, c->post, 3);
+	KUNIT_EXPECT_EQ(test, c->pre, 8);	/* both count in c->pre */
 
 	/* Unregistered, neither does it. */
 	unprobe(test);
 	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
-	KUNIT_EXPECT_EQ(test, c->post, 2);
+	KUNIT_EXPECT_EQ(test, c->post, 3);
 	unregister_kprobe(plain);
+}
+
+/* Post handlers on an instruction that is not boostable: a second trap. */
+static void insn_post_handler_not_boostable(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+	unsigned long before;
+	long val = 3;
+
+	probe_at(test, kpt_fault_insn);		/* has an extable entry */
+	before = kprobe_trap_count();
+	KUNIT_EXPECT_EQ(test, kpt_fault_load(&val), 3L);
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count() - before, 2UL);
+	expect_hits(test, 1);
+	KUNIT_EXPECT_TRUE(test, c->post_irqs_off);
+	KUNIT_EXPECT_TRUE(test, c->post_running);
+	unprobe(test);
+}
+
+static void stack_gap_post_sp(struct kprobe *p, struct pt_regs *regs,
+			      unsigned long flags)
+{
+	regs->sp += 16;		/* undo the SUB */
+	ictx()->post++;
+}
+
+static void stack_gap_post_ip(struct kprobe *p, struct pt_regs *regs,
+			      unsigned long flags)
+{
+	regs->ip = (unsigned long)kpt_stack_gap_leave;
+	regs->ax = 7;
+	ictx()->post++;
+}
+
+/*
+ * A post handler may change the registers the function goes on with:
+ * the instruction pointer (the trampoline returns there), the stack
+ * pointer (it returns with IRET then).
+ */
+static void insn_post_handler_changes_regs(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+
+	KUNIT_ASSERT_EQ(test, kpt_stack_gap(), 16L);
+
+	c->kp.post_handler = stack_gap_post_sp;
+	probe_at(test, kpt_stack_gap_insn);
+	KUNIT_EXPECT_EQ(test, kpt_stack_gap(), 0L);
+	KUNIT_EXPECT_EQ(test, c->post, 1);
+	unprobe(test);
+
+	c->kp.post_handler = stack_gap_post_ip;
+	probe_at(test, kpt_stack_gap_insn);
+	KUNIT_EXPECT_EQ(test, kpt_stack_gap(), 7L);
+	KUNIT_EXPECT_EQ(test, c->post, 2);
+	unprobe(test);
+
+	KUNIT_EXPECT_EQ(test, kpt_stack_gap(), 16L);
 }
 
 /*
@@ -315,7 +400,7 @@ static void insn_disabled_slot(struct kunit *test)
 	probe_at(test, kpt_rip_load_insn);
 	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 0UL);
 	KUNIT_EXPECT_EQ(test, enable_kprobe(&c->kp), 0);
-	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 2UL);
+	KUNIT_EXPECT_EQ(test, traps_of_rip_load(test), 1UL);
 	KUNIT_EXPECT_EQ(test, c->pre, 1);
 	KUNIT_EXPECT_EQ(test, c->post, 1);
 	unprobe(test);
@@ -367,7 +452,9 @@ static struct kunit_case insn_cases[] = {
 	KUNIT_CASE(insn_gp_in_step),
 	KUNIT_CASE(insn_refused),
 	KUNIT_CASE(insn_boosted_without_post),
-	KUNIT_CASE(insn_post_handler_unboosts),
+	KUNIT_CASE(insn_post_handler_one_trap),
+	KUNIT_CASE(insn_post_handler_not_boostable),
+	KUNIT_CASE(insn_post_handler_changes_regs),
 	KUNIT_CASE(insn_extable_not_boosted),
 	KUNIT_CASE(insn_disabled_slot),
 	KUNIT_CASE(insn_batch_slots),

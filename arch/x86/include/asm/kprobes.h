@@ -61,7 +61,11 @@ struct arch_specific_insn {
 /*
  * One slot holds three copies of the instruction, each followed by its
  * way back:
- *   KPROBE_SLOT_TRAP       INT3, which finishes the hit (post handlers)
+ *   KPROBE_SLOT_STEP       for hits with post handlers: a JMP to
+ *                          x86_kprobe_step_trampoline, which runs them
+ *                          without a trap, when the instruction is
+ *                          boostable; otherwise INT3, which finishes
+ *                          the hit from the breakpoint handler
  *   KPROBE_SLOT_BOOST      JMP to the next instruction
  *   KPROBE_SLOT_BOOST_STI  STI; JMP, for callers that had interrupts on,
  *                          on preemptible kernels: STI's one-instruction
@@ -69,8 +73,8 @@ struct arch_specific_insn {
  *                          the original code
  * The longest instruction is 15 bytes.
  */
-#define KPROBE_SLOT_TRAP	0
-#define KPROBE_SLOT_BOOST	16
+#define KPROBE_SLOT_STEP	0
+#define KPROBE_SLOT_BOOST	20
 #define KPROBE_SLOT_BOOST_STI	40
 #define KPROBE_SLOT_SIZE	64
 

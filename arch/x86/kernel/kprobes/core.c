@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * x86 kprobes: the breakpoint, and the traps that come back to us.
+ * x86 kprobes: the breakpoint, and what comes back to us after it.
  *
  * INT3 reaches kprobe_int3_handler() for three reasons: a probed
  * instruction was hit (the core's kprobe_breakpoint_hit() takes it from
- * there), an out-of-line copy finished (the INT3 after it in the slot),
- * or a jprobe's mirror called jprobe_return().  Faults taken while a
+ * there), an out-of-line copy of an instruction that cannot be boosted
+ * finished (the INT3 after it in the slot), or a jprobe's mirror called
+ * jprobe_return().  The copy of a boostable instruction whose hit has
+ * post handlers comes back without a trap, through the step trampoline
+ * (trampoline.S) and x86_kprobe_step_return().  Faults taken while a
  * probe is being processed reach kprobe_fault_handler() through the #GP
  * and #PF handlers.
  *
- * While an out-of-line copy that ends in INT3 runs, interrupts stay off,
- * so neither an interrupt handler nor the scheduler can come between the
- * breakpoint and the slot's INT3 on this CPU.  The caller's interrupt
+ * While a copy that comes back to us runs, interrupts stay off, so
+ * neither an interrupt handler nor the scheduler can come between the
+ * breakpoint and the end of the hit on this CPU.  The caller's interrupt
  * flag is kept in the hit's frame and put back when the copy is done.
  * For boosted copies, see boost_entry(); on kernels without preemption
  * the core sends the CPU into them by itself (&kprobe_site.boost_to).
@@ -24,6 +27,7 @@
 #include <asm/extable.h>
 #include <asm/trapnr.h>
 #include <asm/stacktrace.h>
+#include <linux/irqflags.h>
 
 #include "internal.h"
 
@@ -56,7 +60,9 @@ static nokprobe_inline unsigned long boost_entry(struct pt_regs *regs)
  * @boost: nothing has to run after the instruction
  *
  * A boosted copy jumps back by itself (see boost_entry()).  The other
- * copy runs with interrupts off and ends in an INT3 that comes back here.
+ * copy runs with interrupts off and comes back to kprobes: through the
+ * step trampoline, or for an instruction that is not boostable, through
+ * an INT3.
  * A site with a detour (jump optimization under way) sends the CPU
  * through the detour's copy of the whole region instead, with the
  * caller's interrupt flag; the core has made @boost true then.
@@ -87,8 +93,34 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 	}
 	regs->flags &= ~X86_EFLAGS_IF;
 	frame->arch_saved = caller_if;
-	regs->ip = (unsigned long)ai->slot + KPROBE_SLOT_TRAP;
+	regs->ip = (unsigned long)ai->slot + KPROBE_SLOT_STEP;
 	return false;
+}
+
+/**
+ * x86_kprobe_step_return - a boostable instruction's copy is done
+ * @regs: the registers it left, saved by the step trampoline; regs->ip
+ *	is to be set
+ *
+ * Called by the step trampoline (trampoline.S) with interrupts off, as
+ * the copy ran, in the context of the probed code, not of an exception:
+ * the hit ends here as it would at the INT3 of finish_step(), and the
+ * trampoline resumes at regs->ip with regs->flags.  Lockdep and the
+ * irqsoff tracer still think interrupts are as the caller had them: for
+ * the post handlers, they are told the truth.
+ */
+__visible void __kprobes x86_kprobe_step_return(struct pt_regs *regs)
+{
+	struct kprobe_frame *f = kprobe_top_frame();
+	unsigned long caller_if = f->arch_saved;
+
+	if (caller_if)
+		trace_hardirqs_off();
+	regs->ip = (unsigned long)f->site->addr + f->site->ainsn.len;
+	regs->flags |= caller_if;
+	kprobe_step_done(f, regs);
+	if (caller_if)
+		trace_hardirqs_on();
 }
 
 /* The INT3 at @addr ends the innermost out-of-line copy: finish the hit. */

@@ -341,7 +341,7 @@ int x86_kprobe_relocate(u8 *buf, struct insn *insn, unsigned long from,
 static int build_copy(struct kprobe_site *site, struct insn *insn, u8 *buf,
 		      kprobe_opcode_t *slot, unsigned int off)
 {
-	unsigned long next = (unsigned long)site->addr + site->ainsn.len;
+	unsigned long back = (unsigned long)site->addr + site->ainsn.len;
 	int n;
 
 	n = x86_kprobe_relocate(buf + off, insn, (unsigned long)site->addr,
@@ -350,15 +350,18 @@ static int build_copy(struct kprobe_site *site, struct insn *insn, u8 *buf,
 		return n;
 	n += off;
 
-	if (off == KPROBE_SLOT_TRAP) {
-		buf[n] = INT3_INSN_OPCODE;
-		return 0;
+	if (off == KPROBE_SLOT_STEP) {
+		if (!site->ainsn.boostable) {
+			buf[n] = INT3_INSN_OPCODE;
+			return 0;
+		}
+		back = (unsigned long)x86_kprobe_step_trampoline;
 	}
 	if (off == KPROBE_SLOT_BOOST_STI)
 		buf[n++] = 0xfb;			/* STI */
-	if (!x86_rel32_reaches((unsigned long)slot + n + JMP32_INSN_SIZE, next))
+	if (!x86_rel32_reaches((unsigned long)slot + n + JMP32_INSN_SIZE, back))
 		return -ERANGE;
-	__text_gen_insn(buf + n, JMP32_INSN_OPCODE, slot + n, (void *)next,
+	__text_gen_insn(buf + n, JMP32_INSN_OPCODE, slot + n, (void *)back,
 			JMP32_INSN_SIZE);
 	return 0;
 }
@@ -371,7 +374,7 @@ static int build_copy(struct kprobe_site *site, struct insn *insn, u8 *buf,
 static int build_slot(struct kprobe_site *site, struct insn *insn)
 {
 	static const unsigned int copies[] = {
-		KPROBE_SLOT_TRAP, KPROBE_SLOT_BOOST, KPROBE_SLOT_BOOST_STI,
+		KPROBE_SLOT_STEP, KPROBE_SLOT_BOOST, KPROBE_SLOT_BOOST_STI,
 	};
 	u8 buf[KPROBE_SLOT_SIZE];
 	kprobe_opcode_t *slot;

@@ -72,6 +72,10 @@ static inline size_t x86_detour_copy_offset(void)
 /* jprobe.S: the address just after jprobe_return()'s breakpoint. */
 extern const u8 x86_jprobe_return_trap[];
 
+/* core.c: called by the step trampoline (trampoline.S). */
+void x86_kprobe_step_trampoline(void);
+__visible void x86_kprobe_step_return(struct pt_regs *regs);
+
 /* kretprobe.c: called by the return trampoline (trampoline.S). */
 void kretprobe_trampoline(void);
 __visible unsigned long x86_kretprobe_return(struct pt_regs *regs);

@@ -296,7 +296,8 @@ void arch_disarm_kprobe_site(struct kprobe_site *site)
  * Called under kprobe_text_lock(), once per batch of arm and disarm
  * calls.  Also waits for every CPU that trapped on a breakpoint before
  * it was removed: the IPI is not taken while such a CPU handles the
- * breakpoint or runs a copy that ends in INT3, both with interrupts off.
+ * breakpoint or runs a copy that comes back to kprobes, both with
+ * interrupts off.
  * (A boosted copy never comes back to kprobes; the grace period before
  * its slot is freed covers it.)
  */

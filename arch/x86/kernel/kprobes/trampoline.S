@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * x86 kprobes: the return trampoline.
+ * x86 kprobes: the trampolines, code that kprobes sends a CPU through
+ * without a trap.
+ *
+ * The return trampoline.
  *
  * A hooked function's RET lands here with its return value in RAX and
  * the stack pointer just above the slot its return address came from.
@@ -13,12 +16,14 @@
 #include <linux/linkage.h>
 #include <linux/objtool.h>
 #include <asm/asm.h>
+#include <asm/ptrace-abi.h>
 #include <asm/segment.h>
 #include <asm/unwind_hints.h>
 #include <asm/nospec-branch.h>
 #include "../../entry/calling.h"
 
-	.text
+	/* Never probed: .kprobes.text is on the blacklist. */
+	.section .kprobes.text, "ax"
 SYM_CODE_START(kretprobe_trampoline)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
@@ -42,3 +47,47 @@ SYM_CODE_START(kretprobe_trampoline)
 	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(kretprobe_trampoline)
+
+/*
+ * The step trampoline.  The copy of a boostable instruction at
+ * KPROBE_SLOT_STEP jumps here when the hit has post handlers, with
+ * interrupts still off and the registers and stack just as the
+ * instruction left them.  We build a struct pt_regs from them, as the
+ * breakpoint that used to end the copy would have, and let
+ * x86_kprobe_step_return() finish the hit.  Then back to regs->ip: with
+ * RET through the SS slot of pt_regs, which lies just below regs->sp,
+ * unless a handler moved regs->sp, in which case IRET.
+ */
+SYM_CODE_START(x86_kprobe_step_trampoline)
+	UNWIND_HINT_UNDEFINED
+	ANNOTATE_NOENDBR
+	pushq	$__KERNEL_DS
+	pushq	%rsp			/* the value before this push ... */
+	addq	$8, (%rsp)		/* ... plus the SS slot */
+	pushfq
+	pushq	$__KERNEL_CS
+	pushq	$0			/* ip: set by the callee */
+	pushq	$-1			/* orig_ax */
+	PUSH_REGS
+	movq	%rsp, %rdi
+	call	x86_kprobe_step_return
+	leaq	SS+8(%rsp), %rax
+	cmpq	%rax, RSP(%rsp)
+	jne	.Lstep_iret
+	movq	RIP(%rsp), %rax
+	movq	%rax, SS(%rsp)
+	POP_REGS
+	UNWIND_HINT_IRET_REGS offset=8
+	/* Skip orig_ax, ip and cs; LEA leaves the restored flags alone. */
+	leaq	(3 * 8)(%rsp), %rsp
+	popfq
+	leaq	8(%rsp), %rsp		/* sp: RET pops the SS slot */
+	UNWIND_HINT_FUNC
+	RET
+.Lstep_iret:
+	UNWIND_HINT_REGS
+	POP_REGS
+	addq	$8, %rsp		/* orig_ax */
+	UNWIND_HINT_IRET_REGS
+	iretq
+SYM_CODE_END(x86_kprobe_step_trampoline)
