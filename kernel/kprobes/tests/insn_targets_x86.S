@@ -43,6 +43,18 @@ SYM_INNER_LABEL(kpt_stack_gap_leave, SYM_L_GLOBAL)
 	RET
 SYM_FUNC_END(kpt_stack_gap)
 
+/* unsigned long kpt_df(void): the flags after a MOV run with DF set. */
+SYM_FUNC_START(kpt_df)
+	std
+SYM_INNER_LABEL(kpt_df_insn, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	movq	%rdi, %rax
+	pushfq
+	popq	%rax
+	cld
+	RET
+SYM_FUNC_END(kpt_df)
+
 /* long kpt_jcc8(long x): 0 if x == 0, else 1; probe on a Jcc rel8. */
 SYM_FUNC_START(kpt_jcc8)
 	xorl	%eax, %eax

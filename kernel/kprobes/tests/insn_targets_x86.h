@@ -14,12 +14,14 @@ extern const u8 kpt_call_reg_insn[], kpt_jmp_reg_insn[], kpt_loop_insn[];
 extern const u8 kpt_pushf_insn[], kpt_cli_insn[], kpt_sti_insn[];
 extern const u8 kpt_fault_insn[];
 extern const u8 kpt_stack_gap_insn[], kpt_stack_gap_leave[];
+extern const u8 kpt_df_insn[];
 extern const u8 kpt_refused_call_mem[], kpt_refused_hlt[];
 extern const u8 kpt_refused_int3[], kpt_refused_ud2[];
 extern u64 kpt_data;
 
 long kpt_rip_load(void);
 long kpt_stack_gap(void);
+unsigned long kpt_df(void);
 long kpt_jcc8(long x);
 long kpt_jcc32(long x);
 long kpt_callee(void);

@@ -26,6 +26,8 @@ struct insn_ctx {
 	unsigned long post_ip;
 	bool post_irqs_off;
 	bool post_running;
+	unsigned long post_df_regs;	/* DF in regs->flags */
+	unsigned long post_df_now;	/* DF as the handler runs */
 };
 
 static struct insn_ctx *ictx(void)
@@ -357,6 +359,33 @@ static void stack_gap_post_ip(struct kprobe *p, struct pt_regs *regs,
 	ictx()->post++;
 }
 
+static void df_post(struct kprobe *p, struct pt_regs *regs,
+		    unsigned long flags)
+{
+	struct insn_ctx *c = ictx();
+
+	c->post++;
+	c->post_df_regs = regs->flags & X86_EFLAGS_DF;
+	c->post_df_now = native_save_fl() & X86_EFLAGS_DF;
+}
+
+/*
+ * Code that runs with the direction flag set: the post handler runs
+ * with it clear, sees it set in regs, and the code gets it back.
+ */
+static void insn_post_handler_direction_flag(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+
+	c->kp.post_handler = df_post;
+	probe_at(test, kpt_df_insn);
+	KUNIT_EXPECT_NE(test, kpt_df() & X86_EFLAGS_DF, 0UL);
+	KUNIT_EXPECT_EQ(test, c->post, 1);
+	KUNIT_EXPECT_NE(test, c->post_df_regs, 0UL);
+	KUNIT_EXPECT_EQ(test, c->post_df_now, 0UL);
+	unprobe(test);
+}
+
 /*
  * A post handler may change the registers the function goes on with:
  * the instruction pointer (the trampoline returns there), the stack
@@ -455,6 +484,7 @@ static struct kunit_case insn_cases[] = {
 	KUNIT_CASE(insn_post_handler_one_trap),
 	KUNIT_CASE(insn_post_handler_not_boostable),
 	KUNIT_CASE(insn_post_handler_changes_regs),
+	KUNIT_CASE(insn_post_handler_direction_flag),
 	KUNIT_CASE(insn_extable_not_boosted),
 	KUNIT_CASE(insn_disabled_slot),
 	KUNIT_CASE(insn_batch_slots),

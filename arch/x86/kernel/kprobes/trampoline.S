@@ -18,6 +18,7 @@
 #include <asm/asm.h>
 #include <asm/ptrace-abi.h>
 #include <asm/segment.h>
+#include <asm/smap.h>
 #include <asm/unwind_hints.h>
 #include <asm/nospec-branch.h>
 #include "../../entry/calling.h"
@@ -65,6 +66,9 @@ SYM_CODE_START(x86_kprobe_step_trampoline)
 	pushq	%rsp			/* the value before this push ... */
 	addq	$8, (%rsp)		/* ... plus the SS slot */
 	pushfq
+	/* C code runs with these clear, as after an exception entry. */
+	ASM_CLAC
+	cld
 	pushq	$__KERNEL_CS
 	pushq	$0			/* ip: set by the callee */
 	pushq	$-1			/* orig_ax */
