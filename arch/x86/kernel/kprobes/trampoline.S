@@ -1,17 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * x86 kprobes: the trampolines, code that kprobes sends a CPU through
- * without a trap.
- *
- * The return trampoline.
- *
- * A hooked function's RET lands here with its return value in RAX and
- * the stack pointer just above the slot its return address came from.
- * We push a word into that very slot (the trampoline's own address, so
- * that an unwinder sees where it is), build a struct pt_regs below it,
- * and let x86_kretprobe_return() run the handler and overwrite the slot
- * with the real return address.  Then we unwind our pt_regs and RET
- * through the slot.  No trap is involved.
+ * instead of a trap.  Both build a struct pt_regs as an exception entry
+ * would, call into kprobes with it, and go on where it says.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -23,8 +14,18 @@
 #include <asm/nospec-branch.h>
 #include "../../entry/calling.h"
 
-	/* Never probed: .kprobes.text is on the blacklist. */
-	.section .kprobes.text, "ax"
+	.text
+
+#ifdef CONFIG_KRETPROBES
+/*
+ * The return trampoline.  A hooked function's RET lands here with its
+ * return value in RAX and the stack pointer just above the slot its
+ * return address came from.  We push a word into that very slot (the
+ * trampoline's own address, so that an unwinder sees where it is),
+ * build a struct pt_regs below it, and let x86_kretprobe_return() run
+ * the handler and overwrite the slot with the real return address.
+ * Then we unwind our pt_regs and RET through the slot.
+ */
 SYM_CODE_START(kretprobe_trampoline)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
@@ -48,13 +49,15 @@ SYM_CODE_START(kretprobe_trampoline)
 	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(kretprobe_trampoline)
+_ASM_NOKPROBE(kretprobe_trampoline)
+#endif /* CONFIG_KRETPROBES */
 
 /*
  * The step trampoline.  The copy of a boostable instruction at
  * KPROBE_SLOT_STEP jumps here when the hit has post handlers, with
  * interrupts still off and the registers and stack just as the
  * instruction left them.  We build a struct pt_regs from them, as the
- * breakpoint that used to end the copy would have, and let
+ * INT3 after the copy of any other instruction does, and let
  * x86_kprobe_step_return() finish the hit.  Then back to regs->ip: with
  * RET through the SS slot of pt_regs, which lies just below regs->sp,
  * unless a handler moved regs->sp, in which case IRET.
@@ -95,3 +98,4 @@ SYM_CODE_START(x86_kprobe_step_trampoline)
 	UNWIND_HINT_IRET_REGS
 	iretq
 SYM_CODE_END(x86_kprobe_step_trampoline)
+_ASM_NOKPROBE(x86_kprobe_step_trampoline)
