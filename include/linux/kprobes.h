@@ -237,6 +237,9 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
  * @opt: KPROBE_OPT_* state of jump optimization; written under the
  *	kprobe mutex, read by the hit path through kprobe_site_via_detour()
  * @opt_refused: the arch said this site can never be optimized
+ * @opt_used: the site has had a detour: once it goes, it is freed only
+ *	after the optimizer's next wait (a task preempted in the detour
+ *	may still call in with it)
  * @on_ftrace: @addr is a function's ftrace call site: the site is armed
  *	by attaching it to one of kprobes' ftrace_ops, never by a breakpoint,
  *	and has no @ainsn
@@ -267,6 +270,7 @@ struct kprobe_site {
 	bool gone;
 	u8 opt;
 	bool opt_refused;
+	bool opt_used;
 	bool on_ftrace;
 	u8 fops_in;
 	struct ftrace_ops *fops;
@@ -483,7 +487,8 @@ int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
  *				instructions its jump replaces, contain @addr?
  *
  * Each step is separated from the next one by arch_kprobe_text_sync().
- * A detour calls kprobe_site_hit_optimized() with the site's address.
+ * A detour calls kprobe_site_hit_optimized() with its site, which
+ * stays allocated until no task can be inside the detour any more.
  */
 int arch_prepare_kprobe_opt(struct kprobe_site *site);
 void arch_release_kprobe_opt(struct kprobe_site *site);
@@ -492,7 +497,8 @@ void arch_optimize_kprobe_head(struct kprobe_site *site);
 void arch_unoptimize_kprobe_head(struct kprobe_site *site);
 void arch_unoptimize_kprobe_tail(struct kprobe_site *site);
 bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr);
-bool kprobe_site_hit_optimized(unsigned long addr, struct pt_regs *regs);
+bool kprobe_site_hit_optimized(struct kprobe_site *site,
+			       struct pt_regs *regs);
 bool kprobe_opt_region_taken(unsigned long addr, int len);
 
 /* Executable slots for out-of-line copies; kprobe mutex held. */

@@ -322,13 +322,19 @@ static struct kprobe_site *site_create_locked(kprobe_opcode_t *addr)
 	return site;
 }
 
-/* Called after a grace period: nobody can see @site any more. */
+/*
+ * Called after a grace period: nobody can see @site any more, except a
+ * task preempted in its detour if it has had one (opt.c frees it then).
+ */
 static void site_free_locked(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
 	if (!kprobe_site_on_ftrace(site))
 		arch_release_kprobe_site(site);
-	kfree(site);
+	if (site->opt_used)
+		kprobe_opt_free_site_locked(site);
+	else
+		kfree(site);
 }
 
 /* The jprobe at @site, always the last probe of the list, or NULL. */

@@ -361,7 +361,7 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 
 /**
  * kprobe_site_hit_optimized - a CPU went through an optimized site's jump
- * @addr: the probed address, as built into the detour
+ * @site: the site, as built into the detour
  * @regs: registers the detour saved; regs->ip is still to be set
  *
  * Called by the detour with interrupts enabled or not, as the probed
@@ -371,28 +371,26 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
  * Otherwise the handlers see what a breakpoint would show them: regs->ip
  * just past it, kprobe_running() set.  A site that is no longer
  * optimized (a task was preempted in the detour meanwhile) counts the
- * hit as missed, or is gone.
+ * hit as missed; so does one that is gone (unhashed, without probes, and
+ * still allocated: see kprobe_opt_free_site_locked()).
  *
  * Return: true when a pre handler took over regs->ip: the detour must
  * resume at regs->ip instead of running the region's instructions.
  */
-bool __kprobes kprobe_site_hit_optimized(unsigned long addr,
+bool __kprobes kprobe_site_hit_optimized(struct kprobe_site *site,
 					 struct pt_regs *regs)
 {
-	struct kprobe_site *site;
 	bool took_over = false;
 
-	/* RCU-sched reader for the lookup; handlers do not migrate. */
+	/* An RCU-sched reader for the probe list; handlers do not migrate. */
 	preempt_disable_notrace();
-	site = kprobe_site_find((kprobe_opcode_t *)addr);
-	if (!site)
-		goto out;
 	if (kprobe_running() || READ_ONCE(site->opt) != KPROBE_OPT_DONE) {
 		site_count_miss(site);
 		goto out;
 	}
 	frame_push_first(site);
-	instruction_pointer_set(regs, addr + KPROBE_BREAKPOINT_SIZE);
+	instruction_pointer_set(regs, (unsigned long)site->addr +
+				      KPROBE_BREAKPOINT_SIZE);
 	took_over = site_run_pre(site, regs, true, false);
 	frame_pop_first();
 out:

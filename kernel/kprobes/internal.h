@@ -79,10 +79,13 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 void kprobe_opt_commit_locked(struct list_head *dirty);
 void kprobe_opt_clear_region_locked(unsigned long addr);
 void kprobe_opt_kill_locked(struct kprobe_site *site);	/* mutex only */
+void kprobe_opt_free_site_locked(struct kprobe_site *site);	/* mutex only */
 #else
 static inline void kprobe_opt_commit_locked(struct list_head *dirty) { }
 static inline void kprobe_opt_clear_region_locked(unsigned long addr) { }
 static inline void kprobe_opt_kill_locked(struct kprobe_site *site) { }
+/* Never called: only opt.c sets &kprobe_site.opt_used. */
+static inline void kprobe_opt_free_site_locked(struct kprobe_site *site) { }
 #endif
 
 /*

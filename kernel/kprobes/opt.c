@@ -38,9 +38,10 @@
  * Registering a probe inside an optimized region unoptimizes the site
  * first (kprobe_opt_clear_region_locked()).
  *
- * A detour calls in with the probe address, not the site: a task
- * preempted in a detour before the call may resume after the site is
- * gone, and then simply finds no site.
+ * A detour calls in with its site.  A task preempted in a detour before
+ * the call may resume after the site went, so a site that has had a
+ * detour is freed by the optimizer too, after its next wait
+ * (kprobe_opt_free_site_locked()), and finds itself unoptimized.
  */
 #include <linux/kprobes.h>
 #include <linux/memory.h>
@@ -65,6 +66,8 @@ static LIST_HEAD(opt_waiting);
  * site goes away.
  */
 static LIST_HEAD(opt_blocked);
+/* Sites that had a detour and went, by opt_link: to free after a wait. */
+static LIST_HEAD(opt_dead);
 
 static void kprobe_optimizer(struct work_struct *work);
 static DECLARE_DELAYED_WORK(opt_work, kprobe_optimizer);
@@ -140,6 +143,7 @@ static void site_queue_locked(struct kprobe_site *site)
 		return;
 	}
 	/* The detour is complete before any CPU is sent into it. */
+	site->opt_used = true;
 	smp_store_release(&site->opt, KPROBE_OPT_QUEUED);
 	list_add_tail(&site->opt_link, &opt_queue);
 	schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
@@ -310,15 +314,36 @@ void kprobe_opt_commit_locked(struct list_head *dirty)
 	}
 }
 
-/* Steps 2 and 3 for every queued site; also frees retired detours. */
+/**
+ * kprobe_opt_free_site_locked - free a site that has had a detour
+ * @site: the site, unhashed and without probes, one grace period after
+ *	it went
+ *
+ * A task preempted in its detour before the call still holds the site's
+ * address: the site is freed after the optimizer's next wait, which
+ * covers preempted tasks too.
+ */
+void kprobe_opt_free_site_locked(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	list_move_tail(&site->opt_link, &opt_dead);
+	schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
+}
+
+/*
+ * Steps 2 and 3 for every queued site; also frees retired detours and
+ * dead sites.
+ */
 static void kprobe_optimizer(struct work_struct *work)
 {
 	struct kprobe_site *site, *tmp;
+	LIST_HEAD(reap);
 	bool gc, wait;
 
 	mutex_lock(&kprobe_mutex);
 	list_splice_tail_init(&opt_queue, &opt_waiting);
-	gc = kprobe_slots_gc_begin_locked();
+	list_splice_init(&opt_dead, &reap);
+	gc = kprobe_slots_gc_begin_locked() || !list_empty(&reap);
 	wait = !list_empty(&opt_waiting);
 	mutex_unlock(&kprobe_mutex);
 	if (!gc && !wait)
@@ -332,6 +357,8 @@ static void kprobe_optimizer(struct work_struct *work)
 	synchronize_rcu();
 	synchronize_rcu_tasks();
 
+	list_for_each_entry_safe(site, tmp, &reap, opt_link)
+		kfree(site);
 	mutex_lock(&kprobe_mutex);
 	kprobe_slots_gc_end_locked();
 	if (list_empty(&opt_waiting))

@@ -5,15 +5,15 @@
  * An optimized probe's JMP lands here with the probed code's registers,
  * stack and interrupt flag.  We build a struct pt_regs on the stack as a
  * breakpoint would have (kernel CS and SS, the stack pointer from before
- * the jump), call kprobe_site_hit_optimized(address, regs), and then
+ * the jump), call kprobe_site_hit_optimized(site, regs), and then
  * either restore everything and fall through into the copy of the
  * region that opt.c places right after this code, or, when a handler
  * took over regs->ip, restore the registers and IRET to regs->ip with
  * regs->sp and regs->flags.
  *
  * This is a template, not code that runs where it is: it lives in
- * .rodata and opt.c copies it into each detour, filling in the probe
- * address (the MOVABS at x86_detour_addr) and the call's displacement
+ * .rodata and opt.c copies it into each detour, filling in the site
+ * (the MOVABS at x86_detour_site) and the call's displacement
  * (x86_detour_call).  So it must not contain anything position-dependent
  * besides those two.
  */
@@ -48,7 +48,7 @@ SYM_DATA_START(x86_detour_template)
 	pushq	%r14
 	pushq	%r15
 	movq	%rsp, %rsi
-SYM_INNER_LABEL(x86_detour_addr, SYM_L_GLOBAL)
+SYM_INNER_LABEL(x86_detour_site, SYM_L_GLOBAL)
 	movabsq	$0, %rdi
 SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	.byte	0xe8			/* CALL rel32, filled in */

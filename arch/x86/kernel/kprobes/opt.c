@@ -167,7 +167,7 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 	unsigned long addr = (unsigned long)site->addr;
 	unsigned long back = addr + site->ainsn.opt_len;
 	size_t tlen = x86_detour_copy_offset();
-	size_t imm = x86_detour_addr - x86_detour_template + 2;
+	size_t imm = x86_detour_site - x86_detour_template + 2;
 	size_t call = x86_detour_call - x86_detour_template;
 	u8 ibuf[MAX_INSN_SIZE];
 	struct insn insn;
@@ -178,11 +178,11 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 			 KPROBE_DETOUR_SIZE))
 		return -E2BIG;
 
-	/* 1. The template, with the address and the callee filled in. */
+	/* 1. The template, with the site and the callee filled in. */
 	memcpy(buf, x86_detour_template, tlen);
 	if (WARN_ON_ONCE(buf[imm - 2] != 0x48 || buf[imm - 1] != 0xbf))
 		return -EINVAL;			/* not MOVABS to RDI */
-	memcpy(buf + imm, &addr, sizeof(addr));
+	memcpy(buf + imm, &site, sizeof(site));
 	if (!x86_rel32_reaches((unsigned long)detour + call + CALL_INSN_SIZE,
 			       (unsigned long)kprobe_site_hit_optimized))
 		return -ERANGE;
