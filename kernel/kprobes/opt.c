@@ -142,8 +142,8 @@ static void site_queue_locked(struct kprobe_site *site)
 			list_add_tail(&site->opt_link, &opt_blocked);
 		return;
 	}
-	/* The detour is complete before any CPU is sent into it. */
 	site->opt_used = true;
+	/* The detour is complete before any CPU is sent into it. */
 	smp_store_release(&site->opt, KPROBE_OPT_QUEUED);
 	list_add_tail(&site->opt_link, &opt_queue);
 	schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
