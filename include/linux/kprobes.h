@@ -439,8 +439,9 @@ int kprobe_handler_fault(struct pt_regs *regs, int trapnr);
  * arch_kprobe_step()		execute the probed instruction for a hit
  *				(exception context); true if nothing more
  *				comes back (emulated, or boosted when the
- *				core allows it), false if it will finish at
- *				the architecture's own trap, which then calls
+ *				core allows it), false if it will finish
+ *				when the copy comes back to the architecture
+ *				(a trap, a trampoline), which then calls
  *				kprobe_step_done()
  * arch_adjust_kprobe_addr()	move a function-entry address past entry
  *				markers (x86: ENDBR64); says if on entry

@@ -12,9 +12,10 @@
  *   1. run the pre handlers of the enabled probes at the site, or, when a
  *      handler is already running on this CPU, run none and count a miss;
  *   2. execute the original instruction: the arch emulates it at once, or
- *      sends the CPU through an out-of-line copy that ends in a trap of
- *      its own (interrupts stay off until then) or, when step 3 has
- *      nothing to run, in a jump back ("boosted");
+ *      sends the CPU through an out-of-line copy that comes back to
+ *      kprobes by a way of its own, a trap or a trampoline (interrupts
+ *      stay off until then), or, when step 3 has nothing to run, jumps
+ *      straight back ("boosted");
  *   3. when the instruction is done, run the post handlers and pop the
  *      hit off the stack.
  *
@@ -214,7 +215,8 @@ static nokprobe_inline bool site_wants_post(struct kprobe_site *site)
  *
  * Return: true when the caller must pop the frame now: the instruction
  * is done (or on its way) and nothing more comes back for this hit;
- * false when the hit ends later, at the arch's own trap, or ended here.
+ * false when the hit ends later, when the arch's copy comes back, or
+ * ended here.
  */
 static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 				     struct pt_regs *regs, bool post,
@@ -249,7 +251,7 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 	}
 	__this_cpu_write(current_kprobe, &kprobe_in_hit);
 	if (!arch_kprobe_step(site, regs, f, boost))
-		return false;	/* finished by the arch's own trap */
+		return false;	/* finished when the arch's copy comes back */
 	/* The instruction is over: step 3 now, skipping the walk if no use. */
 	if (post && f->status == KPROBE_HIT_SS) {
 		kprobe_step_done(f, regs);
@@ -335,8 +337,8 @@ NOKPROBE_SYMBOL(kprobe_hit_step);
  * @regs: the trapped context
  *
  * Called by the architecture's breakpoint handler for a trap that is not
- * one of its own.  Runs the whole hit, or steps 1 and 2 when the arch
- * finishes the instruction with a trap of its own.  A breakpoint that a
+ * one of its own.  Runs the whole hit, or steps 1 and 2 when the arch's
+ * copy of the instruction comes back to finish it.  A breakpoint that a
  * probe's removal took out after this CPU trapped on it counts as ours:
  * the CPU resumes on the restored instruction.
  *

@@ -8,7 +8,7 @@
  * finished (the INT3 after it in the slot), or a jprobe's mirror called
  * jprobe_return().  The copy of a boostable instruction whose hit has
  * post handlers comes back without a trap, through the step trampoline
- * (trampoline.S) and x86_kprobe_step_return().  Faults taken while a
+ * (step.S) and x86_kprobe_step_return().  Faults taken while a
  * probe is being processed reach kprobe_fault_handler() through the #GP
  * and #PF handlers.
  *
@@ -20,6 +20,7 @@
  * the core sends the CPU into them by itself (&kprobe_site.boost_to).
  */
 #include <linux/kprobes.h>
+#include <linux/irqflags.h>
 #include <linux/uaccess.h>
 #include <asm/text-patching.h>
 #include <asm/sections.h>
@@ -27,7 +28,6 @@
 #include <asm/extable.h>
 #include <asm/trapnr.h>
 #include <asm/stacktrace.h>
-#include <linux/irqflags.h>
 
 #include "internal.h"
 
@@ -69,7 +69,8 @@ static nokprobe_inline unsigned long boost_entry(struct pt_regs *regs)
  *
  * Return: true when nothing more comes back to kprobes for this hit: the
  * instruction was emulated (@regs point after it) or the CPU was sent
- * through a boosted copy; false when the copy ends in the slot's INT3.
+ * through a boosted copy; false when the copy comes back through the
+ * step trampoline or the slot's INT3.
  */
 bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 				struct pt_regs *regs,
@@ -97,12 +98,28 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 	return false;
 }
 
+/*
+ * The copy of the innermost hit's instruction is done and came back to
+ * us: the CPU goes on after the original, with the caller's interrupt
+ * flag unless the instruction set it itself; step 3.
+ */
+static nokprobe_inline void step_came_back(struct kprobe_frame *f,
+					   struct pt_regs *regs)
+{
+	const struct arch_specific_insn *ai = &f->site->ainsn;
+
+	regs->ip = (unsigned long)f->site->addr + ai->len;
+	if (!ai->sets_if)
+		regs->flags |= f->arch_saved;
+	kprobe_step_done(f, regs);
+}
+
 /**
  * x86_kprobe_step_return - a boostable instruction's copy is done
  * @regs: the registers it left, saved by the step trampoline; regs->ip
  *	is to be set
  *
- * Called by the step trampoline (trampoline.S) with interrupts off, as
+ * Called by the step trampoline (step.S) with interrupts off, as
  * the copy ran, in the context of the probed code, not of an exception:
  * the hit ends here as it would at the INT3 of finish_step(), and the
  * trampoline resumes at regs->ip with regs->flags.  Lockdep and the
@@ -116,9 +133,8 @@ __visible void __kprobes x86_kprobe_step_return(struct pt_regs *regs)
 
 	if (caller_if)
 		trace_hardirqs_off();
-	regs->ip = (unsigned long)f->site->addr + f->site->ainsn.len;
-	regs->flags |= caller_if;
-	kprobe_step_done(f, regs);
+	lockdep_assert_irqs_disabled();
+	step_came_back(f, regs);
 	if (caller_if)
 		trace_hardirqs_on();
 }
@@ -135,11 +151,7 @@ static nokprobe_inline bool finish_step(struct kprobe_frame *f,
 	ai = &f->site->ainsn;
 	if (!ai->slot || addr != ai->slot + ai->len)
 		return false;
-
-	regs->ip = (unsigned long)f->site->addr + ai->len;
-	if (!ai->sets_if)
-		regs->flags |= f->arch_saved;
-	kprobe_step_done(f, regs);
+	step_came_back(f, regs);
 	return true;
 }
 

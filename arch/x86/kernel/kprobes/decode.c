@@ -28,7 +28,7 @@
  *
  * A table indexed by opcode says which way an instruction goes, or that
  * it cannot be probed at all (it traps, halts, switches privilege, or
- * would never come back to the slot's INT3).
+ * would never come back from the slot).
  */
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>

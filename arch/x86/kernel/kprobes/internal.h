@@ -72,7 +72,7 @@ static inline size_t x86_detour_copy_offset(void)
 /* jprobe.S: the address just after jprobe_return()'s breakpoint. */
 extern const u8 x86_jprobe_return_trap[];
 
-/* core.c: called by the step trampoline (trampoline.S). */
+/* core.c: called by the step trampoline (step.S). */
 void x86_kprobe_step_trampoline(void);
 __visible void x86_kprobe_step_return(struct pt_regs *regs);
 

@@ -1,31 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * x86 kprobes: the trampolines, code that kprobes sends a CPU through
- * instead of a trap.  Both build a struct pt_regs as an exception entry
- * would, call into kprobes with it, and go on where it says.
+ * x86 kprobes: the return trampoline.
+ *
+ * A hooked function's RET lands here with its return value in RAX and
+ * the stack pointer just above the slot its return address came from.
+ * We push a word into that very slot (the trampoline's own address, so
+ * that an unwinder sees where it is), build a struct pt_regs below it,
+ * and let x86_kretprobe_return() run the handler and overwrite the slot
+ * with the real return address.  Then we unwind our pt_regs and RET
+ * through the slot.  No trap is involved.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
 #include <asm/asm.h>
-#include <asm/ptrace-abi.h>
 #include <asm/segment.h>
-#include <asm/smap.h>
 #include <asm/unwind_hints.h>
 #include <asm/nospec-branch.h>
 #include "../../entry/calling.h"
 
 	.text
-
-#ifdef CONFIG_KRETPROBES
-/*
- * The return trampoline.  A hooked function's RET lands here with its
- * return value in RAX and the stack pointer just above the slot its
- * return address came from.  We push a word into that very slot (the
- * trampoline's own address, so that an unwinder sees where it is),
- * build a struct pt_regs below it, and let x86_kretprobe_return() run
- * the handler and overwrite the slot with the real return address.
- * Then we unwind our pt_regs and RET through the slot.
- */
 SYM_CODE_START(kretprobe_trampoline)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
@@ -49,53 +42,5 @@ SYM_CODE_START(kretprobe_trampoline)
 	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(kretprobe_trampoline)
+/* Never probed: a probe here would run inside every return. */
 _ASM_NOKPROBE(kretprobe_trampoline)
-#endif /* CONFIG_KRETPROBES */
-
-/*
- * The step trampoline.  The copy of a boostable instruction at
- * KPROBE_SLOT_STEP jumps here when the hit has post handlers, with
- * interrupts still off and the registers and stack just as the
- * instruction left them.  We build a struct pt_regs from them, as the
- * INT3 after the copy of any other instruction does, and let
- * x86_kprobe_step_return() finish the hit.  Then back to regs->ip: with
- * RET through the SS slot of pt_regs, which lies just below regs->sp,
- * unless a handler moved regs->sp, in which case IRET.
- */
-SYM_CODE_START(x86_kprobe_step_trampoline)
-	UNWIND_HINT_UNDEFINED
-	ANNOTATE_NOENDBR
-	pushq	$__KERNEL_DS
-	pushq	%rsp			/* the value before this push ... */
-	addq	$8, (%rsp)		/* ... plus the SS slot */
-	pushfq
-	/* C code runs with these clear, as after an exception entry. */
-	ASM_CLAC
-	cld
-	pushq	$__KERNEL_CS
-	pushq	$0			/* ip: set by the callee */
-	pushq	$-1			/* orig_ax */
-	PUSH_REGS
-	movq	%rsp, %rdi
-	call	x86_kprobe_step_return
-	leaq	SS+8(%rsp), %rax
-	cmpq	%rax, RSP(%rsp)
-	jne	.Lstep_iret
-	movq	RIP(%rsp), %rax
-	movq	%rax, SS(%rsp)
-	POP_REGS
-	UNWIND_HINT_IRET_REGS offset=8
-	/* Skip orig_ax, ip and cs; LEA leaves the restored flags alone. */
-	leaq	(3 * 8)(%rsp), %rsp
-	popfq
-	leaq	8(%rsp), %rsp		/* sp: RET pops the SS slot */
-	UNWIND_HINT_FUNC
-	RET
-.Lstep_iret:
-	UNWIND_HINT_REGS
-	POP_REGS
-	addq	$8, %rsp		/* orig_ax */
-	UNWIND_HINT_IRET_REGS
-	iretq
-SYM_CODE_END(x86_kprobe_step_trampoline)
-_ASM_NOKPROBE(x86_kprobe_step_trampoline)

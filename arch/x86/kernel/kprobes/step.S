@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * x86 kprobes: the trampolines, code that kprobes sends a CPU through
- * instead of a trap.  They build a struct pt_regs as an exception entry
- * would, call into kprobes with it, and go on where it says.
+ * x86 kprobes: the step trampoline, the way back to kprobes of an
+ * out-of-line copy whose hit has post handlers, without a trap.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -17,14 +16,14 @@
 	.text
 
 /*
- * The step trampoline.  The copy of a boostable instruction at
- * KPROBE_SLOT_STEP jumps here when the hit has post handlers, with
- * interrupts still off and the registers and stack just as the
- * instruction left them.  We build a struct pt_regs from them, as the
- * INT3 after the copy of any other instruction does, and let
- * x86_kprobe_step_return() finish the hit.  Then back to regs->ip: with
- * RET through the SS slot of pt_regs, which lies just below regs->sp,
- * unless a handler moved regs->sp, in which case IRET.
+ * The copy of a boostable instruction at KPROBE_SLOT_STEP jumps here
+ * when the hit has post handlers, with interrupts still off and the
+ * registers and stack just as the instruction left them.  We build a
+ * struct pt_regs from them, as the INT3 after the copy of any other
+ * instruction does, and let x86_kprobe_step_return() finish the hit.
+ * Then back to regs->ip: with RET through the SS slot of pt_regs, which
+ * lies just below regs->sp, unless a handler moved regs->sp, in which
+ * case IRET.
  */
 SYM_CODE_START(x86_kprobe_step_trampoline)
 	UNWIND_HINT_UNDEFINED
