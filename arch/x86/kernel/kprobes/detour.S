@@ -11,11 +11,16 @@
  * took over regs->ip, restore the registers and IRET to regs->ip with
  * regs->sp and regs->flags.
  *
+ * No instruction here may change a flag before PUSHF has saved them all:
+ * the probed code may be between a compare and the branch that reads it.
+ * POPF or IRET puts back every flag, DF, AC and IF included.
+ *
  * This is a template, not code that runs where it is: it lives in
  * .rodata and opt.c copies it into each detour, filling in the site
- * (the MOVABS at x86_detour_site) and the call's displacement
- * (x86_detour_call).  So it must not contain anything position-dependent
- * besides those two.
+ * (the MOVABS at x86_detour_site), the call's displacement
+ * (x86_detour_call) and, without SMAP, a NOP for the CLAC
+ * (x86_detour_clac).  So it must not contain anything position-dependent
+ * besides those.
  */
 #include <linux/linkage.h>
 #include <asm/segment.h>
@@ -26,8 +31,12 @@ SYM_DATA_START(x86_detour_template)
 	/* The hardware part of pt_regs: ss, sp, flags, cs, ip, orig_ax. */
 	pushq	$__KERNEL_DS
 	pushq	%rsp			/* the value before this push ... */
-	addq	$8, (%rsp)		/* ... plus the SS slot */
-	pushfq
+	pushfq				/* (saved before the ADD changes them) */
+	addq	$8, 8(%rsp)		/* ... plus the SS slot */
+	/* C code runs with DF and AC clear, as after an exception entry. */
+	cld
+SYM_INNER_LABEL(x86_detour_clac, SYM_L_GLOBAL)
+	.byte	0x0f, 0x01, 0xca	/* CLAC; a NOP without SMAP */
 	pushq	$__KERNEL_CS
 	pushq	$0			/* ip: set by the callee */
 	pushq	$-1			/* orig_ax */

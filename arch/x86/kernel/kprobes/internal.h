@@ -60,6 +60,7 @@ static inline bool x86_rel32_reaches(unsigned long next, unsigned long target)
 /* detour.S: the template every detour buffer starts with. */
 extern const u8 x86_detour_template[];
 extern const u8 x86_detour_site[];
+extern const u8 x86_detour_clac[];
 extern const u8 x86_detour_call[];
 extern const u8 x86_detour_template_end[];
 

@@ -169,6 +169,7 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 	size_t tlen = x86_detour_copy_offset();
 	size_t imm = x86_detour_site - x86_detour_template + 2;
 	size_t call = x86_detour_call - x86_detour_template;
+	size_t clac = x86_detour_clac - x86_detour_template;
 	u8 ibuf[MAX_INSN_SIZE];
 	struct insn insn;
 	size_t pos;
@@ -178,11 +179,13 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 			 KPROBE_DETOUR_SIZE))
 		return -E2BIG;
 
-	/* 1. The template, with the site and the callee filled in. */
+	/* 1. The template, with the site, the callee and the CLAC filled in. */
 	memcpy(buf, x86_detour_template, tlen);
 	if (WARN_ON_ONCE(buf[imm - 2] != 0x48 || buf[imm - 1] != 0xbf))
 		return -EINVAL;			/* not MOVABS to RDI */
 	memcpy(buf + imm, &site, sizeof(site));
+	if (!cpu_feature_enabled(X86_FEATURE_SMAP))
+		memcpy(buf + clac, x86_nops[3], 3);
 	if (!x86_rel32_reaches((unsigned long)detour + call + CALL_INSN_SIZE,
 			       (unsigned long)kprobe_site_hit_optimized))
 		return -ERANGE;

@@ -30,8 +30,8 @@ SYM_CODE_START(x86_kprobe_step_trampoline)
 	ANNOTATE_NOENDBR
 	pushq	$__KERNEL_DS
 	pushq	%rsp			/* the value before this push ... */
-	addq	$8, (%rsp)		/* ... plus the SS slot */
-	pushfq
+	pushfq				/* (saved before the ADD changes them) */
+	addq	$8, 8(%rsp)		/* ... plus the SS slot */
 	/* C code runs with these clear, as after an exception entry. */
 	ASM_CLAC
 	cld

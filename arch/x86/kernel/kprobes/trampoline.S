@@ -7,8 +7,8 @@
  * We push a word into that very slot (the trampoline's own address, so
  * that an unwinder sees where it is), build a struct pt_regs below it,
  * and let x86_kretprobe_return() run the handler and overwrite the slot
- * with the real return address.  Then we unwind our pt_regs and RET
- * through the slot.  No trap is involved.
+ * with the real return address.  Then we unwind our pt_regs, flags
+ * included, and RET through the slot.  No trap is involved.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -37,8 +37,14 @@ SYM_CODE_START(kretprobe_trampoline)
 	movq	%rsp, %rdi
 	call	x86_kretprobe_return
 	POP_REGS
-	/* Drop orig_ax, ip, cs, flags, sp and ss: RET through the slot. */
-	addq	$(6 * 8), %rsp
+	/*
+	 * Skip orig_ax, ip and cs, put back the flags the function returned
+	 * with (its caller may read them), skip sp and ss: RET through the
+	 * slot.  LEA leaves the flags alone.
+	 */
+	leaq	(3 * 8)(%rsp), %rsp
+	popfq
+	leaq	(2 * 8)(%rsp), %rsp
 	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(kretprobe_trampoline)
