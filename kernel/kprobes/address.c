@@ -88,7 +88,9 @@ EXPORT_SYMBOL_GPL(kprobe_on_func_entry);
 
 /*
  * Text that another subsystem rewrites at run time.  An ftrace call site
- * itself is fine when probes there go through ftrace (ftrace.c).
+ * itself is fine when probes there go through ftrace (ftrace.c); an
+ * address inside the call is not an instruction boundary, which the arch
+ * refuses with -EILSEQ.
  */
 static bool text_owned_elsewhere(unsigned long addr)
 {
@@ -96,7 +98,7 @@ static bool text_owned_elsewhere(unsigned long addr)
 
 	return jump_label_text_reserved(p, p) ||
 	       static_call_text_reserved(p, p) ||
-	       (ftrace_location(addr) && !kprobe_ftrace_addr(addr)) ||
+	       (ftrace_location(addr) == addr && !kprobe_ftrace_addr(addr)) ||
 	       find_bug(addr);
 }
 

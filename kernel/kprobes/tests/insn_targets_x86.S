@@ -184,6 +184,22 @@ SYM_INNER_LABEL(kpt_sti_insn, SYM_L_GLOBAL)
 	RET
 SYM_FUNC_END(kpt_sti)
 
+/*
+ * unsigned long kpt_popf(unsigned long flags): the flags right after a
+ * probed POPF of @flags; the caller's own come back at the end.
+ */
+SYM_FUNC_START(kpt_popf)
+	pushfq
+	pushq	%rdi
+SYM_INNER_LABEL(kpt_popf_insn, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	popfq
+	pushfq
+	popq	%rax
+	popfq
+	RET
+SYM_FUNC_END(kpt_popf)
+
 /* long kpt_fault_load(long *p): *p, or -EFAULT through the fixup (#PF or #GP). */
 SYM_FUNC_START(kpt_fault_load)
 SYM_INNER_LABEL(kpt_fault_insn, SYM_L_GLOBAL)

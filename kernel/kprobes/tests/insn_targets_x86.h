@@ -12,6 +12,7 @@ extern const u8 kpt_jcc8_insn[], kpt_jcc32_insn[];
 extern const u8 kpt_call_insn[], kpt_jmp_insn[], kpt_ret_insn[];
 extern const u8 kpt_call_reg_insn[], kpt_jmp_reg_insn[], kpt_loop_insn[];
 extern const u8 kpt_pushf_insn[], kpt_cli_insn[], kpt_sti_insn[];
+extern const u8 kpt_popf_insn[];
 extern const u8 kpt_fault_insn[];
 extern const u8 kpt_stack_gap_insn[], kpt_stack_gap_leave[];
 extern const u8 kpt_df_insn[];
@@ -34,6 +35,7 @@ long kpt_loop(void);
 unsigned long kpt_pushf(void);
 unsigned long kpt_cli(void);
 unsigned long kpt_sti(void);
+unsigned long kpt_popf(unsigned long flags);
 long kpt_fault_load(long *p);
 
 /* opt_targets_x86.S: where in each function the probe goes */

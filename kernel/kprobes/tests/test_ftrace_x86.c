@@ -181,12 +181,15 @@ static void ft_inside_the_call_is_refused(struct kunit *test)
 	struct kprobe *p = &c->probes[0];
 	unsigned long site = ftrace_site_of(kpft_target_fn);
 
-	/* Inside the call that ftrace rewrites: somebody else's text. */
+	/*
+	 * Inside the call that ftrace rewrites: not an instruction boundary,
+	 * -EILSEQ as on the stock kernel.
+	 */
 	p->symbol_name = NULL;
 	p->addr = (kprobe_opcode_t *)(site + 1);
-	KUNIT_EXPECT_EQ(test, register_kprobe(p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobe(p), -EILSEQ);
 	p->addr = (kprobe_opcode_t *)(site + MCOUNT_INSN_SIZE - 1);
-	KUNIT_EXPECT_EQ(test, register_kprobe(p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobe(p), -EILSEQ);
 	KUNIT_EXPECT_EQ(test, kpft_target(1), 2);
 	KUNIT_EXPECT_EQ(test, c->pre[0], 0);
 

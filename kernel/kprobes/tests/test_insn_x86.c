@@ -189,6 +189,35 @@ static void insn_interrupt_flag(struct kunit *test)
 	unprobe(test);
 }
 
+/*
+ * POPF loads every flag it may: IF off with the caller's on, IF on with
+ * the caller's off, and the arithmetic flags and DF as given.  It is
+ * emulated, so interrupts never come on in a slot.
+ */
+static void insn_popf(struct kunit *test)
+{
+	const unsigned long mask = X86_EFLAGS_IF | X86_EFLAGS_ZF |
+				   X86_EFLAGS_CF | X86_EFLAGS_DF |
+				   X86_EFLAGS_SF;
+	unsigned long flags, got;
+
+	probe_at(test, kpt_popf_insn);
+	got = kpt_popf(X86_EFLAGS_FIXED | X86_EFLAGS_ZF | X86_EFLAGS_CF);
+	KUNIT_EXPECT_EQ(test, got & mask, X86_EFLAGS_ZF | X86_EFLAGS_CF);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	expect_hits(test, 1);
+
+	local_irq_save(flags);
+	got = kpt_popf(X86_EFLAGS_FIXED | X86_EFLAGS_IF | X86_EFLAGS_SF |
+		       X86_EFLAGS_DF);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, got & mask,
+			X86_EFLAGS_IF | X86_EFLAGS_SF | X86_EFLAGS_DF);
+	expect_hits(test, 2);
+	unprobe(test);
+}
+
 static void insn_fault_in_step(struct kunit *test)
 {
 	struct insn_ctx *c = test->priv;
@@ -236,8 +265,8 @@ static void insn_refused(struct kunit *test)
 	} cases[] = {
 		{ kpt_refused_call_mem, -EOPNOTSUPP },
 		{ kpt_refused_hlt, -EOPNOTSUPP },
-		{ kpt_refused_int3, -EOPNOTSUPP },
-		{ kpt_refused_ud2, -EOPNOTSUPP },
+		{ kpt_refused_int3, -EILSEQ },	/* as the stock kernel */
+		{ kpt_refused_ud2, -EILSEQ },
 		{ kpt_rip_load_insn + 1, -EILSEQ },
 		{ kpt_rip_load_insn + 3, -EILSEQ },
 		{ kpt_call_insn + 2, -EILSEQ },
@@ -477,6 +506,7 @@ static struct kunit_case insn_cases[] = {
 	KUNIT_CASE(insn_indirect_branches),
 	KUNIT_CASE(insn_loop),
 	KUNIT_CASE(insn_interrupt_flag),
+	KUNIT_CASE(insn_popf),
 	KUNIT_CASE(insn_fault_in_step),
 	KUNIT_CASE(insn_gp_in_step),
 	KUNIT_CASE(insn_refused),

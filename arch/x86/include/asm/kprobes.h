@@ -30,14 +30,14 @@ typedef void (*kprobe_emulate_t)(const struct arch_specific_insn *ai,
  * @slot: executable out-of-line copies (see KPROBE_SLOT_*), or NULL
  *	when the instruction is emulated
  * @emulate: emulation routine for instructions that use or change the
- *	instruction pointer, or NULL when it runs in @slot
+ *	instruction pointer or the interrupt flag, or NULL when it runs in
+ *	@slot
  * @disp: branch displacement of a relative jump or call, or the bytes
  *	a RET imm16 releases
  * @len: instruction length
  * @op: detail the emulation needs: condition code (Jcc), variant
  *	(LOOP family, CLI/STI)
  * @reg: pt_regs offset of the target register of an indirect branch
- * @sets_if: the instruction decides the interrupt flag itself (POPF)
  * @boostable: the copy may jump straight back instead of trapping
  * @detour: jump optimization's detour buffer (see opt.c), or NULL
  * @opt_len: bytes of whole instructions the jump covers (the region)
@@ -51,7 +51,6 @@ struct arch_specific_insn {
 	u8 len;
 	u8 op;
 	u8 reg;
-	bool sets_if;
 	bool boostable;
 	kprobe_opcode_t *detour;
 	u8 opt_len;

@@ -101,7 +101,7 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 /*
  * The copy of the innermost hit's instruction is done and came back to
  * us: the CPU goes on after the original, with the caller's interrupt
- * flag unless the instruction set it itself; step 3.
+ * flag (instructions that change it are emulated); step 3.
  */
 static nokprobe_inline void step_came_back(struct kprobe_frame *f,
 					   struct pt_regs *regs)
@@ -109,8 +109,7 @@ static nokprobe_inline void step_came_back(struct kprobe_frame *f,
 	const struct arch_specific_insn *ai = &f->site->ainsn;
 
 	regs->ip = (unsigned long)f->site->addr + ai->len;
-	if (!ai->sets_if)
-		regs->flags |= f->arch_saved;
+	regs->flags |= f->arch_saved;
 	kprobe_step_done(f, regs);
 }
 

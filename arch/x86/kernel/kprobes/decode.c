@@ -45,9 +45,9 @@
 
 enum insn_plan {
 	PLAN_EMULATE,		/* carried out by @emulate */
-	PLAN_STEP_SETS_IF,	/* out of line; keeps the IF it produces */
 	PLAN_GROUP5,		/* 0xff: depends on ModRM.reg */
-	PLAN_REFUSE,		/* cannot be probed */
+	PLAN_REFUSE,		/* cannot be probed: -EOPNOTSUPP */
+	PLAN_REFUSE_TRAP,	/* raises an exception by design: -EILSEQ */
 };
 
 struct insn_rule {
@@ -61,14 +61,16 @@ struct insn_rule {
 static const struct insn_rule one_byte_rules[] = {
 	{ 0x70, 0x7f, PLAN_EMULATE, kprobe_emulate_jcc },
 	{ 0x9c, 0x9c, PLAN_EMULATE, kprobe_emulate_pushf },
-	{ 0x9d, 0x9d, PLAN_STEP_SETS_IF },		/* POPF */
+	{ 0x9d, 0x9d, PLAN_EMULATE, kprobe_emulate_popf },
 	{ 0xc2, 0xc3, PLAN_EMULATE, kprobe_emulate_ret },
-	{ 0xca, 0xcf, PLAN_REFUSE },	/* far RET, INT3, INT n, INTO, IRET */
+	{ 0xca, 0xcb, PLAN_REFUSE },	/* far RET */
+	{ 0xcc, 0xce, PLAN_REFUSE_TRAP },	/* INT3, INT n, INTO */
+	{ 0xcf, 0xcf, PLAN_REFUSE },	/* IRET */
 	{ 0xe0, 0xe3, PLAN_EMULATE, kprobe_emulate_loop },
 	{ 0xe8, 0xe8, PLAN_EMULATE, kprobe_emulate_call },
 	{ 0xe9, 0xe9, PLAN_EMULATE, kprobe_emulate_jmp },
 	{ 0xeb, 0xeb, PLAN_EMULATE, kprobe_emulate_jmp },
-	{ 0xf1, 0xf1, PLAN_REFUSE },	/* INT1 */
+	{ 0xf1, 0xf1, PLAN_REFUSE_TRAP },	/* INT1 */
 	{ 0xf4, 0xf4, PLAN_REFUSE },	/* HLT: would sleep with IF clear */
 	{ 0xfa, 0xfb, PLAN_EMULATE, kprobe_emulate_cli_sti },
 	{ 0xff, 0xff, PLAN_GROUP5 },
@@ -77,11 +79,11 @@ static const struct insn_rule one_byte_rules[] = {
 static const struct insn_rule two_byte_rules[] = {	/* after 0x0f */
 	{ 0x05, 0x05, PLAN_REFUSE },	/* SYSCALL */
 	{ 0x07, 0x07, PLAN_REFUSE },	/* SYSRET */
-	{ 0x0b, 0x0b, PLAN_REFUSE },	/* UD2 */
+	{ 0x0b, 0x0b, PLAN_REFUSE_TRAP },	/* UD2 */
 	{ 0x34, 0x35, PLAN_REFUSE },	/* SYSENTER, SYSEXIT */
 	{ 0x80, 0x8f, PLAN_EMULATE, kprobe_emulate_jcc },
-	{ 0xb9, 0xb9, PLAN_REFUSE },	/* UD1 */
-	{ 0xff, 0xff, PLAN_REFUSE },	/* UD0 */
+	{ 0xb9, 0xb9, PLAN_REFUSE_TRAP },	/* UD1 */
+	{ 0xff, 0xff, PLAN_REFUSE_TRAP },	/* UD0 */
 };
 
 /* Opcode plus ModRM combinations that are refused: { op0, op1, modrm }. */
@@ -274,13 +276,21 @@ static int plan_group5(struct insn *insn, struct arch_specific_insn *ai)
 	return 0;
 }
 
-/* Fill @ai->emulate or @ai->sets_if, or refuse the instruction. */
+/*
+ * Fill @ai->emulate, or refuse the instruction.  The
+ * errno of a refusal is the one tools know from the stock kernel: -EILSEQ
+ * for an instruction that traps by design (INT3 padding, BUG's UD2),
+ * -EINVAL for one that holds off interrupts for the next (MOV/POP SS),
+ * -EOPNOTSUPP for the rest.
+ */
 static int plan_insn(struct insn *insn, struct arch_specific_insn *ai)
 {
 	const struct insn_rule *rule;
 	u8 op0 = insn->opcode.bytes[0];
 
-	if (modrm_refused(insn) || insn_masking_exception(insn))
+	if (insn_masking_exception(insn))
+		return -EINVAL;
+	if (modrm_refused(insn))
 		return -EOPNOTSUPP;
 	if (op0 != 0x0f)
 		rule = find_rule(one_byte_rules, ARRAY_SIZE(one_byte_rules),
@@ -296,11 +306,10 @@ static int plan_insn(struct insn *insn, struct arch_specific_insn *ai)
 	switch (rule->plan) {
 	case PLAN_EMULATE:
 		return plan_emulation(insn, ai, rule->emulate);
-	case PLAN_STEP_SETS_IF:
-		ai->sets_if = true;
-		return 0;
 	case PLAN_GROUP5:
 		return plan_group5(insn, ai);
+	case PLAN_REFUSE_TRAP:
+		return -EILSEQ;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -416,20 +425,19 @@ bool x86_kprobe_relocatable(struct insn *insn, unsigned long addr)
 {
 	struct arch_specific_insn ai = {};
 
-	return !plan_insn(insn, &ai) && !ai.emulate && !ai.sets_if &&
+	return !plan_insn(insn, &ai) && !ai.emulate &&
 	       !search_exception_tables(addr);
 }
 
 /*
- * May the copy jump straight back?  Not when the instruction decides the
- * interrupt flag, nor when it has an exception-table entry: a fault in a
- * boosted copy is no longer a kprobes hit in progress, so it could not be
- * rewound to the original address for the fixup.
+ * May the copy jump straight back?  Not when the instruction has an
+ * exception-table entry: a fault in a boosted copy is no longer a kprobes
+ * hit in progress, so it could not be rewound to the original address
+ * for the fixup.  (Instructions that set the interrupt flag are emulated.)
  */
 static bool insn_boostable(struct kprobe_site *site)
 {
-	return !site->ainsn.sets_if &&
-	       !search_exception_tables((unsigned long)site->addr);
+	return !search_exception_tables((unsigned long)site->addr);
 }
 
 /**
@@ -438,9 +446,10 @@ static bool insn_boostable(struct kprobe_site *site)
  *
  * Called under kprobe_text_lock().
  *
- * Return: 0; -EILSEQ when @site->addr is not at an instruction boundary
- * or cannot be decoded; -EOPNOTSUPP for an instruction that cannot be
- * probed; -ENOMEM or -ERANGE when no usable slot could be had.
+ * Return: 0; -EILSEQ when @site->addr is not at an instruction boundary,
+ * cannot be decoded or holds an instruction that traps by design;
+ * -EINVAL for MOV/POP SS; -EOPNOTSUPP for another instruction that cannot
+ * be probed; -ENOMEM or -ERANGE when no usable slot could be had.
  */
 int arch_prepare_kprobe_site(struct kprobe_site *site)
 {

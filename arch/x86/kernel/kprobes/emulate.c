@@ -122,6 +122,32 @@ void kprobe_emulate_pushf(const struct arch_specific_insn *ai,
 
 NOKPROBE_SYMBOL(kprobe_emulate_pushf);
 
+/* What POPF may change in kernel mode; VM, VIF and VIP stay, RF clears. */
+#define POPF_CHANGES	(X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | \
+			 X86_EFLAGS_ZF | X86_EFLAGS_SF | X86_EFLAGS_TF | \
+			 X86_EFLAGS_IF | X86_EFLAGS_DF | X86_EFLAGS_OF | \
+			 X86_EFLAGS_IOPL | X86_EFLAGS_NT | X86_EFLAGS_AC | \
+			 X86_EFLAGS_ID)
+
+/*
+ * POPF, emulated rather than run out of line: it may set IF, and an
+ * interrupt taken in a slot could preempt the task there (see
+ * boost_entry() in core.c).  The interrupt flag it pops takes effect when
+ * the CPU returns to the probed code.
+ */
+void kprobe_emulate_popf(const struct arch_specific_insn *ai,
+			 struct pt_regs *regs, unsigned long addr)
+{
+	unsigned long val = int3_emulate_pop(regs);
+
+	regs->flags = (regs->flags & (X86_EFLAGS_VM | X86_EFLAGS_VIF |
+				      X86_EFLAGS_VIP)) |
+		      (val & POPF_CHANGES) | X86_EFLAGS_FIXED;
+	int3_emulate_jmp(regs, next_ip(ai, addr));
+}
+
+NOKPROBE_SYMBOL(kprobe_emulate_popf);
+
 /* CLI (0xfa) and STI (0xfb) */
 void kprobe_emulate_cli_sti(const struct arch_specific_insn *ai,
 			    struct pt_regs *regs, unsigned long addr)

@@ -24,6 +24,8 @@ void kprobe_emulate_jmp_reg(const struct arch_specific_insn *ai,
 			    struct pt_regs *regs, unsigned long addr);
 void kprobe_emulate_pushf(const struct arch_specific_insn *ai,
 			  struct pt_regs *regs, unsigned long addr);
+void kprobe_emulate_popf(const struct arch_specific_insn *ai,
+			 struct pt_regs *regs, unsigned long addr);
 void kprobe_emulate_cli_sti(const struct arch_specific_insn *ai,
 			    struct pt_regs *regs, unsigned long addr);
 
