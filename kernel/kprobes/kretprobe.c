@@ -265,15 +265,11 @@ static int kretprobe_check(struct kretprobe *rp)
 	return 0;
 }
 
-/* Check @rp and give it its instances; nothing is registered yet. */
+/* Give a checked @rp its instances; nothing is registered yet. */
 static int kretprobe_prepare(struct kretprobe *rp)
 {
 	struct kretprobe_pool *pool;
 	int nr, ret;
-
-	ret = kretprobe_check(rp);
-	if (ret)
-		return ret;
 
 	nr = rp->maxactive > 0 ? rp->maxactive :
 	     KRETPROBE_DEFAULT_INSTANCES(num_possible_cpus());
@@ -372,7 +368,9 @@ EXPORT_SYMBOL_GPL(unregister_kretprobe);
  *
  * The entry probes are placed as one batch (see register_kprobes()).
  *
- * Return: 0, or the first error (the earlier probes are removed again).
+ * Return: 0, or the first error (the earlier probes are removed again);
+ * -EINVAL also when a probe is in @rps twice or is already registered,
+ * and then none of @rps is registered.
  */
 int register_kretprobes(struct kretprobe **rps, int num)
 {
@@ -381,20 +379,33 @@ int register_kretprobes(struct kretprobe **rps, int num)
 	if (num <= 0)
 		return -EINVAL;
 
-	/* 1. Instances for every probe, before any goes live. */
+	/* 1. Refuse the batch before touching any probe of it. */
 	for (i = 0; i < num; i++) {
-		ret = kretprobe_prepare(rps[i]);
+		ret = kretprobe_check(rps[i]);
+		if (ret)
+			return ret;
+	}
+
+	/*
+	 * 2. Instances for every probe, before any goes live.  No probe of
+	 * the batch is registered, so their pools are ours to reset: a pool
+	 * already set during this loop means the probe is in @rps twice.
+	 */
+	for (i = 0; i < num; i++)
+		rps[i]->pool = NULL;
+	for (i = 0; i < num; i++) {
+		ret = rps[i]->pool ? -EINVAL : kretprobe_prepare(rps[i]);
 		if (ret)
 			goto unprepare;
 	}
 
-	/* 2. The entry probes, in one batch. */
+	/* 3. The entry probes, in one batch. */
 	ret = kprobes_register_batch((void *const *)rps, num,
 				     offsetof(struct kretprobe, kp), &done);
 	if (!ret)
 		return 0;
 
-	/* 3. Undo: the live ones may have calls in flight. */
+	/* 4. Undo: the live ones may have calls in flight. */
 	unregister_kretprobes(rps, done);
 	i = num;
 	while (i-- > done)

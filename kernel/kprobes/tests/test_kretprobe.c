@@ -314,6 +314,35 @@ static void rp_batches(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
 }
 
+/* A probe twice in a batch, or one already registered: none registered. */
+static void rp_batch_duplicates(struct kunit *test)
+{
+	struct rp_ctx *a = new_rp(test, "kpt_target_fn");
+	struct rp_ctx *b = new_rp(test, "kpt_other_fn");
+	struct kretprobe *twice[] = { &a->rp, &b->rp, &a->rp };
+	struct kretprobe *again[] = { &b->rp, &a->rp };
+
+	KUNIT_EXPECT_EQ(test, register_kretprobes(twice, 3), -EINVAL);
+	KUNIT_EXPECT_NULL(test, a->rp.pool);
+	KUNIT_EXPECT_NULL(test, b->rp.pool);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, kpt_other(1), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->returns), 0);
+
+	/* @a alone, then a batch that names it again. */
+	KUNIT_ASSERT_EQ(test, rp_register(test, a), 0);
+	KUNIT_EXPECT_EQ(test, register_kretprobes(again, 2), -EINVAL);
+	KUNIT_EXPECT_NULL(test, b->rp.pool);
+	KUNIT_EXPECT_EQ(test, kpt_other(1), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->returns), 0);
+	/* @a was left alone, and still works. */
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
+	unregister_kretprobe(&a->rp);
+	KUNIT_EXPECT_NULL(test, a->rp.pool);
+}
+
 /* One stack trace, taken by the handlers of the stack-trace cases. */
 #define ST_MAX	32
 static unsigned long st_entries[ST_MAX];
@@ -410,6 +439,7 @@ static struct kunit_case kretprobe_cases[] = {
 	KUNIT_CASE(rp_unregister_in_flight),
 	KUNIT_CASE(rp_task_exits_mid_call),
 	KUNIT_CASE(rp_batches),
+	KUNIT_CASE(rp_batch_duplicates),
 	KUNIT_CASE(rp_stacktrace_in_handler),
 	KUNIT_CASE(rp_stacktrace_below_hooked_frame),
 	{}
