@@ -145,6 +145,8 @@ static void site_queue_locked(struct kprobe_site *site)
 	site->opt_used = true;
 	/* The detour is complete before any CPU is sent into it. */
 	smp_store_release(&site->opt, KPROBE_OPT_QUEUED);
+	/* Tagged from now on, as on the stock kernel (tools look at once). */
+	site_tag_probes(site, true);
 	list_add_tail(&site->opt_link, &opt_queue);
 	schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
 }
@@ -304,9 +306,11 @@ void kprobe_opt_commit_locked(struct list_head *dirty)
 				list_del_init(&site->opt_link);	/* off opt_blocked */
 			break;
 		case KPROBE_OPT_QUEUED:
-			if (!want)
+			if (!want) {
 				site_retire_locked(site);
-			break;
+				break;
+			}
+			fallthrough;
 		case KPROBE_OPT_DONE:
 			site_tag_probes(site, true);	/* newcomers */
 			break;
