@@ -260,8 +260,11 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 	return true;
 }
 
-/* The three steps of a hit on a CPU that processes no other. */
-static nokprobe_inline void hit_first(struct kprobe_site *site,
+/*
+ * The three steps of a hit on a CPU that processes no other.  Return:
+ * true when a pre handler took over regs->ip.
+ */
+static nokprobe_inline bool hit_first(struct kprobe_site *site,
 				      struct pt_regs *regs, bool ftrace)
 {
 	struct kprobe_frame *f;
@@ -269,11 +272,12 @@ static nokprobe_inline void hit_first(struct kprobe_site *site,
 	/* 1. The pre handlers. */
 	frame_push_first(site);
 	if (site_run_pre(site, regs, false, true))
-		return;
+		return true;
 	/* 2. The instruction; 3. at once when nothing comes back for it. */
 	f = frame_first();
 	if (hit_step(f, regs, site_wants_post(f->site), false, ftrace))
 		frame_pop_first();
+	return false;
 }
 
 /*
@@ -406,15 +410,17 @@ out:
  * @ip: the ftrace call site
  * @parent_ip: the function's caller
  * @ops: which of kprobes' ftrace_ops called
- * @fregs: the registers ftrace saved, the ip just past the call; ftrace
- *	resumes the function there
+ * @fregs: the registers ftrace saved; ftrace resumes at their ip, just
+ *	past the call unless another ftrace user (livepatch, a BPF
+ *	trampoline) redirected the function before us
  *
  * The handler of kprobes' ftrace_ops (ftrace.c), called with interrupts
  * as the function had them.  The handlers see what a breakpoint at the
  * call would show them: regs->ip just past the breakpoint for the pre
  * handlers, past the call for the post handlers.  A pre handler that
  * takes over regs->ip sends the function there; a jprobe's mirror runs
- * with the hit open until jprobe_return().
+ * with the hit open until jprobe_return().  Otherwise regs->ip goes back
+ * to what it was when we were called, so that a redirect stands.
  */
 void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 				     struct ftrace_ops *ops,
@@ -422,6 +428,7 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	struct kprobe_site *site;
+	unsigned long orig_ip;
 	int bit;
 
 	if (unlikely(READ_ONCE(kprobe_ftrace_dead) || !regs))
@@ -439,8 +446,10 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 		site_count_miss(site);
 		goto out;
 	}
+	orig_ip = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip + KPROBE_BREAKPOINT_SIZE);
-	hit_first(site, regs, true);
+	if (!hit_first(site, regs, true))
+		instruction_pointer_set(regs, orig_ip);
 out:
 	ftrace_test_recursion_unlock(bit);
 }
