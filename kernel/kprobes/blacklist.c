@@ -273,10 +273,11 @@ void kprobe_blacklist_remove_module_locked(struct module *mod)
 /**
  * kprobe_blacklist_show - the debugfs "blacklist" file
  * @m: where to print
+ * @show_addr: print the addresses; zeros otherwise (kallsyms_show_value())
  *
  * One line per range: "0x<start>-0x<end>\t<symbol>", the format perf reads.
  */
-void kprobe_blacklist_show(struct seq_file *m)
+void kprobe_blacklist_show(struct seq_file *m, bool show_addr)
 {
 	struct bl_table *t;
 	unsigned int i;
@@ -285,8 +286,8 @@ void kprobe_blacklist_show(struct seq_file *m)
 	list_for_each_entry(t, &kprobe_blacklist, node) {
 		for (i = 0; i < t->nr; i++)
 			seq_printf(m, "0x%px-0x%px\t%ps\n",
-				   (void *)t->ranges[i].start,
-				   (void *)t->ranges[i].end,
+				   show_addr ? (void *)t->ranges[i].start : NULL,
+				   show_addr ? (void *)t->ranges[i].end : NULL,
 				   (void *)t->ranges[i].start);
 	}
 	mutex_unlock(&kprobe_mutex);

@@ -782,7 +782,8 @@ static char kprobe_type_char(struct kprobe *p)
 	return kprobe_is_jprobe(p) ? 'j' : 'k';
 }
 
-static void show_site(struct seq_file *m, struct kprobe_site *site)
+static void show_site(struct seq_file *m, struct kprobe_site *site,
+		      bool show_addr)
 {
 	unsigned long off = 0;
 	struct kprobe *p;
@@ -794,7 +795,8 @@ static void show_site(struct seq_file *m, struct kprobe_site *site)
 		kallsyms_lookup((unsigned long)site->addr, NULL, &off, &modname,
 				sym);
 	list_for_each_entry(p, &site->probes, list) {
-		seq_printf(m, "%px  %c  ", site->addr, kprobe_type_char(p));
+		seq_printf(m, "%px  %c  ", show_addr ? site->addr : NULL,
+			   kprobe_type_char(p));
 		if (named)
 			seq_printf(m, "%s+0x%lx%s%s%s", sym, off,
 				   modname ? "  [" : "", modname ?: "",

@@ -3,15 +3,21 @@
  * Kprobes core: /sys/kernel/debug/kprobes/
  *
  *   list       one line per registered probe:
- *              "<address>  k  <symbol>+<offset>  [<module>]  [tags]"
- *              with tags [GONE] and [DISABLED]
+ *              "<address>  <type>  <symbol>+<offset>  [<module>]  [tags]"
+ *              type k (kprobe), r (return probe) or j (jprobe); tags
+ *              [GONE], [DISABLED], [OPTIMIZED] and [FTRACE]
  *   enabled    "1" or "0"; writing 0 removes every breakpoint, 1 puts the
  *              breakpoints of enabled probes back
  *   blacklist  "0x<start>-0x<end>\t<symbol>" per never-probe range
+ *
+ * The addresses in list and blacklist are zeros unless kallsyms would show
+ * them to whoever opened the file (kallsyms_show_value()), as in
+ * /proc/kallsyms.
  */
 #include <linux/kprobes.h>
 #include <linux/debugfs.h>
 #include <linux/kstrtox.h>
+#include <linux/kallsyms.h>
 #include <linux/init.h>
 #include <linux/fs.h>
 
@@ -19,14 +25,14 @@
 
 static int list_show(struct seq_file *m, void *unused)
 {
-	kprobes_show_all(m);
+	kprobes_show_all(m, kallsyms_show_value(m->file->f_cred));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(list);
 
 static int blacklist_show(struct seq_file *m, void *unused)
 {
-	kprobe_blacklist_show(m);
+	kprobe_blacklist_show(m, kallsyms_show_value(m->file->f_cred));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(blacklist);

@@ -20,7 +20,7 @@ void kprobes_kill_matching_locked(kprobe_addr_match_t match, void *data);
 int kprobes_set_armed(bool armed);
 bool kprobe_registered(struct kprobe *p);
 bool kprobes_armed(void);
-void kprobes_show_all(struct seq_file *m);
+void kprobes_show_all(struct seq_file *m, bool show_addr);
 bool kprobe_site_wants_armed(struct kprobe_site *site);
 void kprobe_site_mark_dirty_locked(struct kprobe_site *site);
 int kprobes_update_all_locked(void);
@@ -137,6 +137,6 @@ extern unsigned long __stop_kprobe_blacklist[];
 int kprobe_blacklist_init(void);
 void kprobe_blacklist_add_module_locked(struct module *mod);
 void kprobe_blacklist_remove_module_locked(struct module *mod);
-void kprobe_blacklist_show(struct seq_file *m);
+void kprobe_blacklist_show(struct seq_file *m, bool show_addr);
 
 #endif /* _KERNEL_KPROBES_INTERNAL_H */
