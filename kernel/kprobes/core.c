@@ -77,7 +77,8 @@ static bool kprobe_text_written;		/* since the last commit */
 struct kprobe_site *get_kprobe_site(kprobe_opcode_t *addr)
 {
 	return __kprobe_site_find(addr, !preemptible() ||
-					lockdep_is_held(&kprobe_mutex));
+				  (IS_ENABLED(CONFIG_LOCKDEP) &&
+				   lockdep_is_held(&kprobe_mutex)));
 }
 
 NOKPROBE_SYMBOL(get_kprobe_site);
@@ -813,8 +814,9 @@ static void show_site(struct seq_file *m, struct kprobe_site *site,
 /**
  * kprobes_show_all - one line per registered probe, for debugfs
  * @m: where to print
+ * @show_addr: print the addresses; zeros otherwise (kallsyms_show_value())
  */
-void kprobes_show_all(struct seq_file *m)
+void kprobes_show_all(struct seq_file *m, bool show_addr)
 {
 	struct kprobe_site *site;
 	int i;
@@ -822,10 +824,10 @@ void kprobes_show_all(struct seq_file *m)
 	mutex_lock(&kprobe_mutex);
 	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
 		hlist_for_each_entry(site, &kprobe_table[i], node)
-			show_site(m, site);
+			show_site(m, site, show_addr);
 	}
 	list_for_each_entry(site, &kprobe_gone_sites, link)
-		show_site(m, site);
+		show_site(m, site, show_addr);
 	mutex_unlock(&kprobe_mutex);
 }
 
