@@ -102,6 +102,20 @@ static bool text_owned_elsewhere(unsigned long addr)
 	       find_bug(addr);
 }
 
+#ifdef CONFIG_MODULES
+/* Is @addr init text of a module that finished init (about to be freed)? */
+static bool module_init_text_going(struct module *mod, unsigned long addr)
+{
+	return within_module_init(addr, mod) &&
+	       mod->state != MODULE_STATE_COMING;
+}
+#else
+static bool module_init_text_going(struct module *mod, unsigned long addr)
+{
+	return false;		/* no module text: never reached */
+}
+#endif
+
 /* Pin the module that owns @addr, if any, while the probe is set up. */
 static int pin_text_owner(unsigned long addr, struct module **modp)
 {
@@ -116,8 +130,7 @@ static int pin_text_owner(unsigned long addr, struct module **modp)
 	if (ret || !mod)
 		return ret;
 
-	/* Init text of a module that finished init is about to be freed. */
-	if (within_module_init(addr, mod) && mod->state != MODULE_STATE_COMING) {
+	if (module_init_text_going(mod, addr)) {
 		module_put(mod);
 		return -ENOENT;
 	}

@@ -219,6 +219,7 @@ int __init kprobe_blacklist_init(void)
 	return arch_populate_kprobe_blacklist();
 }
 
+#ifdef CONFIG_MODULES
 /**
  * kprobe_blacklist_add_module_locked - a module is coming: read its list
  * @mod: the module
@@ -269,6 +270,7 @@ void kprobe_blacklist_remove_module_locked(struct module *mod)
 		kvfree_rcu(t, rcu);
 	}
 }
+#endif /* CONFIG_MODULES */
 
 /**
  * kprobe_blacklist_show - the debugfs "blacklist" file

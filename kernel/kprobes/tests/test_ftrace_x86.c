@@ -130,6 +130,11 @@ static unsigned long ftrace_site_of(void *fn)
 {
 	unsigned long addr = (unsigned long)fn;
 
+	/*
+	 * No "fn + 4" the compiler could fold into a relocation: built in,
+	 * objtool rightly flags references past an ENDBR.
+	 */
+	OPTIMIZER_HIDE_VAR(addr);
 	return is_endbr(*(u32 *)addr) ? addr + ENDBR_INSN_SIZE : addr;
 }
 

@@ -181,7 +181,9 @@ static void reg_unregister_unregistered(struct kunit *test)
 static void reg_resolves_addr_and_resets(struct kunit *test)
 {
 	struct kprobe p = {
-		.symbol_name = KPT_MODULE ":kpt_target_fn",
+		/* Built in, there is no module name to give. */
+		.symbol_name = IS_MODULE(CONFIG_KPROBES_SANITY_TEST) ?
+			       KPT_MODULE ":kpt_target_fn" : "kpt_target_fn",
 		.pre_handler = count_pre,
 		.nmissed = 99,
 		.flags = KPROBE_FLAG_GONE | KPROBE_FLAG_OPTIMIZED,
@@ -286,6 +288,42 @@ static void reg_batch_rolls_back(struct kunit *test)
 	unregister_kprobes(kps, 0);
 }
 
+/*
+ * A probe twice in a batch, or one already registered: -EINVAL and none
+ * registered (each can be registered on its own afterwards).
+ */
+static void reg_batch_duplicates(struct kunit *test)
+{
+	struct kprobe a = { .symbol_name = "kpt_target_fn",
+			    .pre_handler = count_pre };
+	struct kprobe b = { .symbol_name = "kpt_other_fn",
+			    .pre_handler = count_pre };
+	struct kprobe *twice[] = { &a, &b, &a };
+	struct kprobe *again[] = { &b, &a };
+
+	KUNIT_EXPECT_EQ(test, register_kprobes(twice, 3), -EINVAL);
+	kpt_target(0);
+	kpt_other(0);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 0);
+
+	kpt_reset(&a);
+	kpt_reset(&b);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&a), 0);
+	KUNIT_EXPECT_EQ(test, register_kprobes(again, 2), -EINVAL);
+	kpt_other(0);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 0);
+	/* @a was left alone, and still works. */
+	kpt_target(0);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 1);
+
+	kpt_reset(&b);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&b), 0);
+	kpt_other(0);
+	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 2);
+	unregister_kprobe(&b);
+	unregister_kprobe(&a);
+}
+
 static struct kunit_case register_cases[] = {
 	KUNIT_CASE(reg_both_addr_and_symbol),
 	KUNIT_CASE(reg_neither_addr_nor_symbol),
@@ -298,6 +336,7 @@ static struct kunit_case register_cases[] = {
 	KUNIT_CASE(reg_func_entry),
 	KUNIT_CASE(reg_disabled_then_enabled),
 	KUNIT_CASE(reg_batch_rolls_back),
+	KUNIT_CASE(reg_batch_duplicates),
 	{}
 };
 
