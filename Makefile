@@ -1,7 +1,13 @@
 # Build-and-test harness for the kprobes rewrite (Linux 6.12, x86_64).
 #
 #   make test      install deps, build our kernel (base+debug config), boot it
-#                  under QEMU TCG -smp 2, run the KUnit suites, summarise
+#                  under QEMU TCG -smp 2, run the KUnit suites, the scripted
+#                  checks and the kernel's ftrace kprobe selftests; then
+#                  kunit.py --kunitconfig=kernel/kprobes (KUNIT_PY=0: not);
+#                  one table and summary
+#   make kunit-py  just the kunit.py run
+#   make matrix    build the series across configs (defconfig, Debian's, RT,
+#                  preemption models, clang, randconfig, arm64, W=1/sparse)
 #   make run       same build, boot the demo (tests/guest/demo.sh)
 #   make shell     same build, interactive shell in the guest
 #   make patches   export the series (series/NN-*.{msg,files}) to out/patches
@@ -20,12 +26,12 @@ export FLAVOR
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help deps pristine tree kernel initramfs test run shell patches \
+.PHONY: help deps pristine tree kernel initramfs test run shell patches kunit-py matrix \
 	originality clean distclean header bench hit-trace
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "targets: deps tree kernel initramfs test run shell bench hit-trace patches originality clean distclean"
+	@sed -n '3,21p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "targets: deps tree kernel initramfs test kunit-py matrix run shell bench hit-trace patches originality clean distclean"
 
 deps:
 	@$(S)/deps.sh
@@ -47,15 +53,33 @@ initramfs: kernel
 
 # A boot that times out or crashes is not a make error here: the summary
 # reports it as a failed test (no "=== GUEST DONE ===") and fails.
+# KUNIT_PY=0 leaves out the kunit.py run (a second kernel build).
+KUNIT_PY ?= 1
+TEST_LOGS := build/console-test-$(FLAVOR).log
+ifeq ($(KUNIT_PY),1)
+TEST_LOGS += build/console-kunit-py-$(FLAVOR).log
+endif
+
 test: initramfs
 	@$(S)/qemu-run.sh test || true
-	@python3 $(S)/ktap-summary.py build/console-test-$(FLAVOR).log
+	@if [ "$(KUNIT_PY)" = 1 ]; then $(S)/kunit-py.sh || true; fi
+	@python3 $(S)/ktap-summary.py $(TEST_LOGS)
+
+# kunit.py run --kunitconfig=kernel/kprobes (all built in), on its own.
+kunit-py: tree
+	@$(S)/kunit-py.sh || true
+	@python3 $(S)/ktap-summary.py build/console-kunit-py-$(FLAVOR).log
 
 run: initramfs
 	@$(S)/qemu-run.sh run
 
 shell: initramfs
 	@$(S)/qemu-run.sh shell
+
+# Our tree across configs (scripts/matrix.sh; MATRIX_LINES= picks lines).
+matrix: tree
+	@DEPS_MATRIX=1 $(S)/deps.sh
+	@$(S)/matrix.sh
 
 # Both flavors, whatever FLAVOR says (scripts/bench.sh runs make kernel for
 # each).

@@ -9,7 +9,15 @@ PKGS=(
 	cpio kmod rsync python3 xz-utils gzip git ccache
 	qemu-system-x86 busybox-static
 	gdb	# make hit-trace
+	# tests/guest/tests.d/tools.sh: the guest runs these host tools from
+	# the host's / over virtio-9p (scripts/qemu-run.sh).
+	linux-perf bpftrace
 )
+# make matrix only (DEPS_MATRIX=1): Debian's kernel configs, clang/lld,
+# the arm64 cross compiler, sparse.
+if [ "${DEPS_MATRIX:-0}" = 1 ]; then
+	PKGS+=(linux-config-6.12 clang-14 lld-14 llvm-14 gcc-aarch64-linux-gnu sparse)
+fi
 # The base kernel is pinned: bookworm-security moves linux-source-6.12 to
 # newer stable releases, and the glue patches are made against this one.
 # KERNEL_SOURCE_VERSION= (empty) takes whatever the archive has.

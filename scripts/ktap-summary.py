@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Summarise a kpmode=test console log.
+"""Summarise kpmode=test console logs (and kunit.py's, scripts/kunit-py.sh).
 
-usage: ktap-summary.py CONSOLE_LOG
+usage: ktap-summary.py CONSOLE_LOG...
 
 Counts the KTAP results printed by the guest between
 "=== KTAP BEGIN <suite> ===" and "=== KTAP END <suite> ===" markers:
@@ -13,8 +13,10 @@ as skipped.  On top of that, each of these is one failed test:
   - a module that failed to load ("MODULE-LOAD-FAILED name"),
   - no KTAP block at all, or no "=== GUEST DONE ===" line (crash/timeout),
   - a suite reported "not ok" although none of its cases failed.
-The last line printed is "N passed, M failed[, K skipped]"; the exit code
-is 1 if anything failed.
+Before it, a table of suites (KUnit suites by name, scripted tests by
+block) with their passed, failed and skipped cases.  Each log must have
+its own "=== GUEST DONE ===".  The last line printed is
+"N passed, M failed[, K skipped]"; the exit code is 1 if anything failed.
 """
 import re
 import sys
@@ -50,6 +52,12 @@ class Summary:
         self.passed = 0
         self.failed = []   # (name, detail lines)
         self.skipped = 0
+        self.suites = {}   # name -> [passed, failed, skipped], in order seen
+
+    def count(self, suite, counts):
+        have = self.suites.setdefault(suite, [0, 0, 0])
+        for i, n in enumerate(counts):
+            have[i] += n
 
     def fail(self, name, detail=()):
         self.failed.append((name, list(detail)))
@@ -69,9 +77,15 @@ def parse_block(suite, lines, summ):
     case_level = top + 1 if any(lvl == top + 1 for _, lvl, _ in parsed) else top
     prev_end = 0
     case_failed = False
+    pending = [0, 0, 0]    # cases not yet attributed to a suite line
     for i, lvl, m in parsed:
         if lvl != case_level:
             if lvl == top and case_level != top:
+                # One suite per block (debugfs), or many (kunit.py).
+                name = m.group("name") or suite
+                summ.count(name if name == suite else f"{suite}:{name}",
+                           pending)
+                pending = [0, 0, 0]
                 # The suite line: not ok without a failed case is a failure
                 # of its own (e.g. suite init or exit failed).
                 directive = (m.group("directive") or "").strip()
@@ -84,16 +98,21 @@ def parse_block(suite, lines, summ):
         name = m.group("name") or f"#{m.group('num')}"
         if directive.upper().startswith("SKIP"):
             summ.skipped += 1
+            pending[2] += 1
         elif m.group("ok") == "ok":
             summ.passed += 1
+            pending[0] += 1
         else:
             case_failed = True
+            pending[1] += 1
             # Everything since the previous case: "# ..." diagnostics, their
             # continuation lines, parameterized subtests' results.
             detail = [l for l in lines[prev_end:i] if l.strip()
                       and not l.strip().startswith("KTAP version")][-CONTEXT:]
             summ.fail(f"{suite}: {name}", detail)
         prev_end = i + 1
+    if any(pending):
+        summ.count(suite, pending)
 
 
 def find_splats(lines, summ):
@@ -121,18 +140,13 @@ def find_splats(lines, summ):
         i = end if end > i else i + 1
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
+def summarise_log(path, summ):
     try:
-        with open(sys.argv[1], errors="replace") as f:
+        with open(path, errors="replace") as f:
             lines = [clean(l) for l in f]
     except OSError as e:
-        print(f"ktap-summary: {e}")
-        print("0 passed, 1 failed")
-        return 1
-    summ = Summary()
+        summ.fail(f"{path}: {e}")
+        return
     blocks, cur, cur_lines = 0, None, []
     for line in lines:
         if cur is None:
@@ -158,10 +172,29 @@ def main():
             summ.skipped += 1
     find_splats(lines, summ)
     if blocks == 0:
-        summ.fail("no KTAP output in the console log", lines[-CONTEXT:])
+        summ.fail(f"{path}: no KTAP output in the console log", lines[-CONTEXT:])
     if not any(DONE in l for l in lines):
-        summ.fail("guest did not finish (no '=== GUEST DONE ===': crash, hang or timeout)",
-                  lines[-CONTEXT:])
+        summ.fail(f"{path}: guest did not finish (no '=== GUEST DONE ===': "
+                  "crash, hang, timeout or build failure)", lines[-CONTEXT:])
+
+
+def print_table(summ):
+    if not summ.suites:
+        return
+    width = max(len(n) for n in summ.suites)
+    print(f"{'suite':<{width}}  {'passed':>6}  {'failed':>6}  {'skipped':>7}")
+    for name, (p, f, s) in summ.suites.items():
+        print(f"{name:<{width}}  {p:>6}  {f:>6}  {s:>7}")
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    summ = Summary()
+    for path in sys.argv[1:]:
+        summarise_log(path, summ)
+    print_table(summ)
 
     for name, detail in summ.failed:
         print(f"FAIL {name}")

@@ -26,7 +26,7 @@ case $VARIANT in
 esac
 OBJ=${KOBJ:-$BUILD/obj-$FLAVOR$VSUFFIX}
 MODROOT=${KMODROOT:-$BUILD/modroot-$FLAVOR$VSUFFIX}
-INITRAMFS=$BUILD/initramfs-$FLAVOR$VSUFFIX.cpio.gz
+INITRAMFS=${KINITRAMFS:-$BUILD/initramfs-$FLAVOR$VSUFFIX.cpio.gz}
 STAMPS=$BUILD/stamps
 # Top-level dirs of the project repo that mirror kernel-tree paths.
 OVERLAY_DIRS=(arch include kernel lib samples Documentation mm init tools)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Build build/initramfs-$FLAVOR.cpio.gz: static busybox, the modules of
 # build/modroot-$FLAVOR, tests/guest/init as /init, every other file of
-# tests/guest/ (demo.sh, tests.d/...) at the same place under /, and
-# tests/test-modules as /etc/test-modules.
+# tests/guest/ (demo.sh, tests.d/...) at the same place under /,
+# tests/test-modules as /etc/test-modules, and the pristine tree's
+# tools/testing/selftests/ftrace as /ftrace.
 #
 # The archive is written with the kernel's own gen_init_cpio from a file
 # list, so it needs no root: ownership is 0:0 and /dev/console exists (the
@@ -10,7 +11,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-STAGE=$BUILD/initramfs-$FLAVOR.d
+STAGE=${INITRAMFS%.cpio.gz}.d
 GEN=$BUILD/tools/gen_init_cpio
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 
@@ -43,6 +44,8 @@ stage() {
 	# Everything in tests/guest/ (init, demo.sh, tests.d/...) goes to /.
 	cp -a "$ROOT/tests/guest/." "$STAGE/"
 	chmod 755 "$STAGE/init"
+	# The kernel's own ftrace selftests, unmodified (tests.d/ftracetest.sh).
+	cp -a "$PRISTINE/tools/testing/selftests/ftrace" "$STAGE/ftrace"
 	# Scripted tests decide what to expect from the kernel's own config.
 	cp "$OBJ/.config" "$STAGE/etc/kernel.config"
 	if [ -f "$ROOT/tests/test-modules" ]; then

@@ -5,6 +5,8 @@
 # stream it; test shows only the guest's markers (VERBOSE=1: everything).
 # A hard timeout (TIMEOUT seconds; test: 2400, run: 900, shell: none) kills
 # QEMU; that, or any non-zero QEMU exit, makes this script fail.
+# HOSTROOT=1 (default): test and shell also get the host's / read-only
+# over virtio-9p (for tests.d/tools.sh, below).
 #
 # Always single-threaded TCG: multi-threaded TCG does not keep the other
 # vCPU coherent with cross-CPU code patching (text_poke_bp), which is exactly
@@ -21,13 +23,19 @@ case $MODE in
 esac
 
 KERNEL=$OBJ/arch/x86/boot/bzImage
-LOG=$BUILD/console-$MODE-$FLAVOR.log
+LOG=${KCONSOLE:-$BUILD/console-$MODE-$FLAVOR.log}
 [ -f "$KERNEL" ] || die "no kernel: $KERNEL (make kernel FLAVOR=$FLAVOR)"
 [ -f "$INITRAMFS" ] || die "no initramfs: $INITRAMFS (make initramfs FLAVOR=$FLAVOR)"
 
 # panic=-1: reboot at once on panic, which -no-reboot turns into a QEMU exit.
 # No oops=panic: an oops must leave the rest of the log for the summary.
-APPEND="console=ttyS0 ignore_loglevel panic=-1 kpmode=$MODE ${KERNEL_APPEND:-}"
+# The demo shows only what it prints (and errors): its kernel messages
+# are in dmesg, which it quotes.  Tests and the shell see every message.
+case $MODE in
+	run) LOGLEVEL=loglevel=3 ;;
+	*) LOGLEVEL=ignore_loglevel ;;
+esac
+APPEND="console=ttyS0 $LOGLEVEL panic=-1 kpmode=$MODE ${KERNEL_APPEND:-}"
 
 QEMU=(qemu-system-x86_64
 	-accel tcg,thread=single
@@ -36,6 +44,16 @@ QEMU=(qemu-system-x86_64
 	-display none -no-reboot -nic none
 	-kernel "$KERNEL" -initrd "$INITRAMFS"
 	-append "$APPEND")
+
+# test and shell: the host's / read-only over virtio-9p (mount tag
+# hostroot), so that tests/guest/tests.d/tools.sh can run the host's own
+# perf and bpftrace in a chroot: no root file system to build.  HOSTROOT=0
+# leaves it out (those cases then SKIP, as on a kernel without 9p).
+# multidevs=remap: / spans several host file systems, whose inode numbers
+# would otherwise collide in the guest.
+if [ "${HOSTROOT:-1}" = 1 ] && [ "$MODE" != run ]; then
+	QEMU+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
+fi
 
 run_with_timeout() {
 	if [ "$TIMEOUT" -gt 0 ]; then

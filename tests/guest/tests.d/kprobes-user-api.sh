@@ -38,7 +38,7 @@ probe_hits() {  # probe_hits DEF EVENT: define, enable, fork, expect a hit
 }
 
 echo "KTAP version 1"
-echo "1..14"
+echo "1..16"
 check debugfs_list_readable cat $DBG/list
 check debugfs_enabled_is_1 grep -qx 1 $DBG/enabled
 check debugfs_blacklist_format sh -c "head -n 1 $DBG/blacklist | grep -Eq '^0x[0-9a-f]+-0x[0-9a-f]+[[:space:]]+[^[:space:]]+'"
@@ -220,3 +220,69 @@ fail_function() {
 
 check_if KPROBES_ON_FTRACE ftrace_probe_tag_and_hit ftrace_probe
 check fail_function_injects_and_stops fail_function
+
+# list and blacklist show addresses only to openers that kallsyms would
+# show them to: with kptr_restrict=2 nobody, root included; zeros instead.
+hidden_addresses() {
+	local rc=0 K=/proc/sys/kernel/kptr_restrict old
+	old=$(cat $K)
+	echo 'p:kprobes/kp_hide kernel_clone' >>$TR/kprobe_events || return 1
+	grep -q '^ffffffff[0-9a-f]*  k  kernel_clone' $DBG/list ||
+		{ echo "no address shown with kptr_restrict=$old"; cat $DBG/list; rc=1; }
+	echo 2 >$K
+	grep -q '^0000000000000000  k  kernel_clone' $DBG/list ||
+		{ echo "list shows an address with kptr_restrict=2"; cat $DBG/list; rc=1; }
+	if grep -v '^0x0000000000000000-0x0000000000000000	' $DBG/blacklist | grep -q .; then
+		echo "blacklist shows addresses with kptr_restrict=2"
+		head -n 3 $DBG/blacklist; rc=1
+	fi
+	echo "$old" >$K
+	head -n 1 $DBG/blacklist | grep -q '^0xffffffff' ||
+		{ echo "blacklist hides addresses with kptr_restrict=$old"; rc=1; }
+	echo '-:kp_hide' >>$TR/kprobe_events
+	return $rc
+}
+check debugfs_addresses_follow_kptr_restrict hidden_addresses
+
+# Livepatch redirects cmdline_proc_show through ftrace (IPMODIFY); a
+# pre-handler-only kprobe on the same function must leave that redirect in
+# place, whichever of the two comes first.
+LP=/sys/kernel/livepatch/livepatch_sample
+lp_unload() {  # disable the patch, wait for the transition, unload
+	local i=0
+	[ -d $LP ] && echo 0 >$LP/enabled
+	while [ $i -lt 100 ]; do
+		rmmod livepatch_sample 2>/dev/null && return 0
+		sleep 0.2; i=$((i + 1))
+	done
+	echo "livepatch_sample did not unload"; return 1
+}
+cmdline_patched() {  # cmdline_patched WHEN
+	grep -qx 'this has been live patched' /proc/cmdline && return 0
+	echo "$1: /proc/cmdline is '$(cat /proc/cmdline)'"
+	return 1
+}
+livepatch_and_kprobe() {
+	local rc=0
+	echo >$TR/trace
+	# 1. The live patch first, then the probe.
+	modprobe livepatch_sample || return 1
+	cmdline_patched "patch alone" || rc=1
+	echo 'p:kprobes/kp_cmd cmdline_proc_show' >>$TR/kprobe_events || rc=1
+	echo 1 >$TR/events/kprobes/kp_cmd/enable || rc=1
+	cmdline_patched "patch, then probe" || rc=1
+	grep -q ' kp_cmd:' $TR/trace || { echo "no kp_cmd hit"; rc=1; }
+	echo 0 >$TR/events/kprobes/kp_cmd/enable
+	lp_unload || rc=1
+	grep -qx 'this has been live patched' /proc/cmdline &&
+		{ echo "still patched after unloading"; rc=1; }
+	# 2. The probe first, then the live patch.
+	echo 1 >$TR/events/kprobes/kp_cmd/enable || rc=1
+	modprobe livepatch_sample || rc=1
+	cmdline_patched "probe, then patch" || rc=1
+	echo 0 >$TR/events/kprobes/kp_cmd/enable
+	lp_unload || rc=1
+	echo '-:kp_cmd' >>$TR/kprobe_events
+	return $rc
+}
+check_if LIVEPATCH livepatch_redirect_stands_under_kprobe livepatch_and_kprobe

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Run the kprobes KUnit suites the kernel's standard way:
+#
+#   tools/testing/kunit/kunit.py run --arch=x86_64 --kunitconfig=kernel/kprobes
+#
+# in the FLAVOR's source tree, so everything is built in (=y): our suites,
+# the kernel's own lib/test_kprobes.c and the module our module suite
+# would load (those cases skip).  FLAVOR=incumbent uses our
+# kernel/kprobes/.kunitconfig file on the stock tree, which has none.
+#
+# kunit.py builds out of tree in build/kunit-py-$FLAVOR and boots under
+# QEMU with its own minimal config.  The whole output (kernel log and KTAP,
+# --raw_output=all) goes to build/console-kunit-py-$FLAVOR.log between the
+# markers scripts/ktap-summary.py reads; the exit status is kunit.py's.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+KDIR=$BUILD/kunit-py-$FLAVOR
+LOG=$BUILD/console-kunit-py-$FLAVOR.log
+# Ours: exactly the documented command (the patched tree has the file).
+KUNITCONFIG=kernel/kprobes
+[ "$FLAVOR" = ours ] || KUNITCONFIG=$ROOT/kernel/kprobes/.kunitconfig
+
+main() {
+	local t0 rc=0
+	t0=$(date +%s)
+	[ -f "$SRC/tools/testing/kunit/kunit.py" ] || die "no kunit.py in $SRC"
+	mkdir -p "$KDIR"
+	log "kunit.py run --kunitconfig=kernel/kprobes in ${SRC#"$ROOT"/} (build: ${KDIR#"$ROOT"/}, log: ${LOG#"$ROOT"/})"
+	{
+		echo "=== KTAP BEGIN kunit.py ==="
+		(cd "$SRC" && python3 tools/testing/kunit/kunit.py run \
+			--arch=x86_64 --kunitconfig="$KUNITCONFIG" \
+			--build_dir="$KDIR" --jobs="$NPROC" \
+			--make_options "CC=ccache gcc" \
+			--qemu_args="-smp 2 -accel tcg,thread=single" \
+			--timeout=1800 --raw_output=all 2>&1) || rc=$?
+		echo "=== KTAP END kunit.py ==="
+	} >"$LOG"
+	# A warning while building (objtool, compiler) is a failed check.
+	{
+		echo "=== KTAP BEGIN kunit.py-build ==="
+		echo "KTAP version 1"
+		echo "1..1"
+		if grep -E '(warning|error):' "$LOG" | grep -v '^\[' >"$KDIR/warnings.txt"; then
+			sed 's/^/# /' "$KDIR/warnings.txt"
+			echo "not ok 1 no_build_warnings"
+		else
+			echo "ok 1 no_build_warnings"
+		fi
+		echo "=== KTAP END kunit.py-build ==="
+		[ $rc -ne 0 ] || echo "=== GUEST DONE ==="
+	} >>"$LOG"
+	grep -E '^ *(ok|not ok) [0-9]+ [a-z]' "$LOG" | grep -vE '^ {8}' | tail -n 40 >&2 || true
+	log "kunit.py exit $rc in $(elapsed "$t0")"
+	return $rc
+}
+
+main "$@"
