@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# make matrix: build our tree (full vmlinux + modules link) across configs
+# users build, boot-and-test where cheap, and print one table:
+#
+#   line | result | warnings in our files | build time | tests | first error
+#
+# Lines (MATRIX_LINES="a b ..." picks some; MATRIX_LIST=1 lists them):
+#   defconfig             x86_64_defconfig + configs/matrix/kprobes.config
+#                         (every kprobes option and its in-tree users); boots
+#                         and runs the KUnit suites, scripts and ftracetest
+#   preempt-{none,voluntary,full,dynamic}, no-smp, no-modules,
+#   no-function-tracer, no-debug-fs, no-sysctl, no-kallsyms-all,
+#   frame-pointer, no-ibt, lockdep
+#                         defconfig line + configs/matrix/<line>.config
+#   clang                 defconfig line built with LLVM=-14 (Debian clang)
+#   debian-amd64, debian-rt-amd64
+#                         Debian's own 6.12 configs (linux-config-6.12),
+#                         every =m dropped (built-in options kept), no debug
+#                         info, no signing keys; rt boots and tests
+#   rand-<seed>           randconfig with KPROBES=y (configs/matrix/
+#                         randconfig.config), seeds MATRIX_SEEDS (printed)
+#   arm64-defconfig       arm64 defconfig cross-built (gcc-aarch64-linux-gnu):
+#                         other architectures still build (no kprobes there)
+#   w1-sparse             W=1 and sparse (C=2) on our directories, in the
+#                         defconfig line's tree: 0 warnings wanted
+#
+# Everything goes to build/matrix/<line>/ (objects, build.log) and the
+# table to out/matrix.md.  Lines build one after another with -j$(nproc);
+# ccache makes the variants of one base cheap after the first.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+MDIR=$BUILD/matrix
+OUT=$ROOT/out/matrix.md
+FRAG=$ROOT/configs/matrix
+DEBIAN_CONFIGS=/usr/src/linux-config-6.12
+MATRIX_SEEDS=${MATRIX_SEEDS:-"0x1ab5 0x2c0ffee 0x3db7"}
+VARIANTS="preempt-none preempt-voluntary preempt-full preempt-dynamic no-smp no-modules no-function-tracer no-debug-fs no-sysctl no-kallsyms-all frame-pointer no-ibt lockdep"
+# Paths of ours whose warnings count (the rest of the kernel is not ours).
+OURS_RE='(kernel/kprobes/|arch/x86/kernel/kprobes/|include/linux/kprobes\.h|arch/x86/include/asm/kprobes\.h|samples/kprobes/)'
+
+all_lines() {
+	echo defconfig
+	local v s
+	for v in $VARIANTS; do echo "$v"; done
+	echo clang debian-amd64 debian-rt-amd64
+	for s in $MATRIX_SEEDS; do echo "rand-$s"; done
+	echo arm64-defconfig w1-sparse
+}
+
+# What make needs for a line, one word per line.
+line_makevars() {
+	case $1 in
+		clang) printf '%s\n' ARCH=x86_64 LLVM=-14 "CC=ccache clang-14" ;;
+		arm64-*) printf '%s\n' ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "CC=ccache aarch64-linux-gnu-gcc" ;;
+		*) printf '%s\n' ARCH=x86_64 "CC=ccache gcc" ;;
+	esac
+	printf '%s\n' KBUILD_BUILD_USER=kprobes KBUILD_BUILD_HOST=matrix LOCALVERSION=
+}
+
+lmake() {  # lmake LINE OBJ ARGS...
+	local line=$1 obj=$2
+	shift 2
+	local -a vars
+	mapfile -t vars < <(line_makevars "$line")
+	make -C "$SRC" O="$obj" "${vars[@]}" "$@"
+}
+
+# Debian's config with every module dropped and nothing that needs
+# Debian's own build environment (certificates, debug info).
+debian_config() {  # debian_config FLAVOUR OBJ
+	local f=$DEBIAN_CONFIGS/config.$1.xz
+	[ -f "$f" ] || die "$f missing (apt-get install linux-config-6.12)"
+	xz -dc "$f" | sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' >"$2/.config"
+	cat >>"$2/.config" <<-'EOF'
+	CONFIG_SYSTEM_TRUSTED_KEYS=""
+	CONFIG_SYSTEM_REVOCATION_KEYS=""
+	CONFIG_MODULE_SIG_KEY="certs/signing_key.pem"
+	# CONFIG_DEBUG_INFO_DWARF5 is not set
+	# CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT is not set
+	CONFIG_DEBUG_INFO_NONE=y
+	EOF
+}
+
+configure_line() {  # configure_line LINE OBJ; prints a note, or fails
+	local line=$1 obj=$2
+	local -a frags=()
+	case $line in
+		defconfig|clang)
+			lmake "$line" "$obj" -s x86_64_defconfig
+			frags=("$FRAG/kprobes.config") ;;
+		debian-amd64)
+			debian_config amd64_none_amd64 "$obj"
+			frags=("$FRAG/kprobes.config") ;;
+		debian-rt-amd64)
+			debian_config amd64_rt_amd64 "$obj"
+			frags=("$FRAG/kprobes.config") ;;
+		rand-*)
+			KCONFIG_SEED=${line#rand-} KCONFIG_ALLCONFIG=$FRAG/randconfig.config \
+				lmake "$line" "$obj" -s randconfig >/dev/null
+			frags=("$FRAG/randconfig.config") ;;
+		arm64-defconfig)
+			lmake "$line" "$obj" -s defconfig
+			frags=() ;;
+		*)
+			[ -f "$FRAG/$line.config" ] || die "unknown matrix line: $line"
+			lmake "$line" "$obj" -s x86_64_defconfig
+			frags=("$FRAG/kprobes.config" "$FRAG/$line.config") ;;
+	esac
+	if [ ${#frags[@]} -gt 0 ]; then
+		(cd "$obj" && "$SRC/scripts/kconfig/merge_config.sh" -m -Q .config "${frags[@]}" >/dev/null)
+	fi
+	lmake "$line" "$obj" -s olddefconfig >/dev/null
+	if [ ${#frags[@]} -gt 0 ]; then
+		python3 "$ROOT/scripts/check-config.py" "$obj/.config" "${frags[@]}" >/dev/null 2>"$obj/config-check.txt" ||
+			return 1
+	fi
+	if ! grep -q '^CONFIG_KPROBES=y' "$obj/.config"; then
+		echo "KPROBES=n"
+	fi
+}
+
+# The defconfig-based lines boot and test where it is cheap.
+boots() { case $1 in defconfig|debian-rt-amd64) return 0 ;; esac; return 1; }
+
+boot_and_test() {  # boot_and_test LINE OBJ; prints "P/F/S" or a reason
+	local line=$1 obj=$2 mod=$obj/modroot sum
+	rm -rf "$mod"
+	lmake "$line" "$obj" -s INSTALL_MOD_PATH="$mod" INSTALL_MOD_STRIP=1 modules_install >>"$obj/build.log" 2>&1 ||
+		{ echo "modules_install failed"; return; }
+	KOBJ=$obj KMODROOT=$mod KINITRAMFS=$obj/initramfs.cpio.gz \
+		"$ROOT/scripts/mkinitramfs.sh" >>"$obj/build.log" 2>&1 ||
+		{ echo "initramfs failed"; return; }
+	KOBJ=$obj KINITRAMFS=$obj/initramfs.cpio.gz KCONSOLE=$obj/console.log \
+		"$ROOT/scripts/qemu-run.sh" test >>"$obj/build.log" 2>&1 || true
+	sum=$(python3 "$ROOT/scripts/ktap-summary.py" "$obj/console.log" >"$obj/summary.txt" 2>&1; tail -n 1 "$obj/summary.txt")
+	if [[ $sum =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)? ]]; then
+		echo "${BASH_REMATCH[1]}/${BASH_REMATCH[2]}/${BASH_REMATCH[4]:-0}"
+	else
+		echo "no summary"
+	fi
+}
+
+# W=1 and sparse on our directories, in the defconfig line's objects.
+w1_sparse() {  # w1_sparse OBJ
+	local obj=$MDIR/defconfig
+	if [ ! -f "$obj/vmlinux" ]; then
+		mkdir -p "$obj"
+		configure_line defconfig "$obj" >/dev/null &&
+			lmake defconfig "$obj" -j"$NPROC" all >"$obj/build.log" 2>&1 ||
+			{ echo "defconfig line does not build" >"$1/build.log"; return 1; }
+	fi
+	lmake defconfig "$obj" -j"$NPROC" W=1 C=2 \
+		kernel/kprobes/ arch/x86/kernel/kprobes/ samples/kprobes/ >"$1/build.log" 2>&1
+}
+
+ROWS=()
+FAILED=0
+
+run_line() {
+	local line=$1 obj=$MDIR/$1 t0 rc=0 note= result warn err= tests=-
+	t0=$(date +%s)
+	mkdir -p "$obj"
+	log "== $line"
+	if [ "$line" = w1-sparse ]; then
+		w1_sparse "$obj" || rc=$?
+	elif ! note=$(configure_line "$line" "$obj" 2>"$obj/config.err"); then
+		rc=1
+		err="config: $(grep -m1 -E 'CONFIG_' "$obj/config-check.txt" "$obj/config.err" 2>/dev/null | sed 's/^[^:]*: *//' || true)"
+	else
+		lmake "$line" "$obj" -j"$NPROC" all >"$obj/build.log" 2>&1 || rc=$?
+	fi
+	if [ $rc -eq 0 ]; then result=ok; else result=FAIL; FAILED=$((FAILED + 1)); fi
+	warn=$(grep -E 'warning:' "$obj/build.log" 2>/dev/null | grep -E "$OURS_RE" | sort -u | wc -l || true)
+	grep -E 'warning:' "$obj/build.log" 2>/dev/null | grep -E "$OURS_RE" | sort -u >"$obj/our-warnings.txt" || true
+	if [ $rc -ne 0 ] && [ -z "$err" ]; then
+		err=$(grep -m1 -E 'error:|undefined reference|ERROR:|Error [0-9]' "$obj/build.log" | cut -c1-160 || true)
+	fi
+	if [ $rc -eq 0 ] && boots "$line" && [ "${MATRIX_BOOT:-1}" = 1 ]; then
+		tests=$(boot_and_test "$line" "$obj")
+		case $tests in */0/*) ;; *) result="FAIL (tests)"; FAILED=$((FAILED + 1)) ;; esac
+	fi
+	[ "$warn" -eq 0 ] || { [ "$result" = ok ] && result="FAIL (warnings)" && FAILED=$((FAILED + 1)); }
+	ROWS+=("| $line | $result${note:+ ($note)} | $warn | $(elapsed "$t0") | $tests | ${err//|/\\|} |")
+	log "   $line: $result${note:+ ($note)}, $warn warnings of ours, $(elapsed "$t0"), tests $tests ${err:+; $err}"
+}
+
+write_table() {  # write_table START
+	echo "kprobes build matrix, $(date -u '+%Y-%m-%d %H:%M UTC'), $(kernel_version_of "$SRC"), \`make matrix\`${MATRIX_LINES:+ (MATRIX_LINES=\"$MATRIX_LINES\")}, $(nproc) CPUs, $(elapsed "$1") so far."
+	echo "Tests: passed/failed/skipped of the boot (KUnit, scripted checks, ftracetest), - where the line does not boot."
+	echo
+	echo "| line | result | warnings in our files | build time | tests | first error |"
+	echo "|---|---|---:|---:|---|---|"
+	printf '%s\n' "${ROWS[@]}"
+}
+
+main() {
+	if [ "${MATRIX_LIST:-0}" = 1 ]; then all_lines; return; fi
+	local lines t0
+	lines=${MATRIX_LINES:-$(all_lines | tr '\n' ' ')}
+	t0=$(date +%s)
+	mkdir -p "$MDIR" "$(dirname "$OUT")"
+	log "lines: $lines (randconfig seeds: $MATRIX_SEEDS)"
+	local l
+	# The table is rewritten after every line: a long run shows progress.
+	for l in $lines; do
+		run_line "$l"
+		write_table "$t0" >"$OUT"
+	done
+	cat "$OUT"
+	[ "$FAILED" -eq 0 ]
+}
+
+main "$@"
