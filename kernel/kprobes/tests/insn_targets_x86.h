@@ -52,4 +52,18 @@ long kpt_opt_indirect(long x, void *never);
 long kpt_opt_extable(long *p);
 long kpt_opt_call(void);
 
+/* flags_targets_x86.S: flags live across the probe; offsets as above */
+long kpt_flags_c(long a, long b);
+long kpt_flags_z(long a, long b);
+long kpt_flags_s(long a, long b);
+long kpt_flags_o(long a, long b);
+long kpt_flags_p(long a, long b);
+unsigned long kpt_flags_all(long a, long b);
+unsigned long kpt_flags_std_stac(long a, long b);
+long kpt_flags_cmp_ret(long a, long b);
+unsigned long kpt_flags_after_ret(long a, long b);
+extern const long kpt_flags_c_off, kpt_flags_z_off, kpt_flags_s_off;
+extern const long kpt_flags_o_off, kpt_flags_p_off, kpt_flags_all_off;
+extern const long kpt_flags_std_stac_off;
+
 #endif

@@ -20,23 +20,11 @@
 #include <linux/kprobes.h>
 #include <linux/overflow.h>
 #include <linux/bitops.h>
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/processor-flags.h>
 
 #include "tests.h"
-
-long kpt_flags_c(long a, long b);
-long kpt_flags_z(long a, long b);
-long kpt_flags_s(long a, long b);
-long kpt_flags_o(long a, long b);
-long kpt_flags_p(long a, long b);
-unsigned long kpt_flags_all(long a, long b);
-unsigned long kpt_flags_std_stac(long a, long b);
-long kpt_flags_cmp_ret(long a, long b);
-unsigned long kpt_flags_after_ret(long a, long b);
-extern const long kpt_flags_c_off, kpt_flags_z_off, kpt_flags_s_off;
-extern const long kpt_flags_o_off, kpt_flags_p_off, kpt_flags_all_off;
-extern const long kpt_flags_std_stac_off;
+#include "insn_targets_x86.h"
 
 #define FLAGS_AT(fn)	((kprobe_opcode_t *)((u8 *)(fn) + fn##_off))
 
