@@ -101,7 +101,7 @@ KUNIT_ARRAY_PARAM(flags_mode, all_modes, mode_desc);
 
 static void restore_optimization(void *on)
 {
-	kprobes_set_optimization(on != NULL);
+	kprobes_set_optimization(on);
 }
 
 /*
@@ -115,14 +115,16 @@ static struct flags_ctx *probe_in_mode(struct kunit *test,
 	bool opt = mode == FM_OPTIMIZED || mode == FM_OPT_POST;
 	bool post = mode == FM_STEP || mode == FM_OPT_POST;
 	struct flags_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	void *was_on = kprobes_optimization_enabled() ? (void *)1 : NULL;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	if (opt && !IS_ENABLED(CONFIG_OPTPROBES))
 		kunit_skip(test, "needs CONFIG_OPTPROBES");
 
+	/* The switch goes back as it was, however the test ends. */
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-			restore_optimization,
-			kprobes_optimization_enabled() ? (void *)1 : NULL), 0);
+							restore_optimization,
+							was_on), 0);
 	kprobes_set_optimization(opt);
 
 	c->kp.addr = where;
