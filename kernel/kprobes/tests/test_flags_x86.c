@@ -209,24 +209,31 @@ static void flags_branch_on_each_flag(struct kunit *test)
 		check_jcc(test, &targets[i], *mode);
 }
 
-static void flags_pushed_after_probe(struct kunit *test)
+/* The flags @fn returns for every pair, as far as the probed code sees. */
+static void flags_of_pairs(unsigned long (*fn)(long a, long b),
+			   unsigned long *flags)
 {
-	const enum flags_mode *mode = test->param_value;
-	unsigned long expect[ARRAY_SIZE(pairs)];
-	struct flags_ctx *c;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(pairs); i++)
-		expect[i] = kpt_flags_all(pairs[i][0], pairs[i][1]) &
-			    SEEN_FLAGS;
+		flags[i] = fn(pairs[i][0], pairs[i][1]) & SEEN_FLAGS;
+}
+
+static void flags_pushed_after_probe(struct kunit *test)
+{
+	const enum flags_mode *mode = test->param_value;
+	unsigned long expect[ARRAY_SIZE(pairs)], got[ARRAY_SIZE(pairs)];
+	struct flags_ctx *c;
+	int i;
+
+	flags_of_pairs(kpt_flags_all, expect);
 	/* The 16 - 1 pair is there for AF. */
 	KUNIT_ASSERT_TRUE(test, expect[4] & X86_EFLAGS_AF);
 
 	c = probe_in_mode(test, FLAGS_AT(kpt_flags_all), *mode);
+	flags_of_pairs(kpt_flags_all, got);
 	for (i = 0; i < ARRAY_SIZE(pairs); i++)
-		KUNIT_EXPECT_EQ_MSG(test,
-				    kpt_flags_all(pairs[i][0], pairs[i][1]) &
-				    SEEN_FLAGS, expect[i], "pair %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, got[i], expect[i], "pair %d", i);
 	KUNIT_EXPECT_EQ(test, c->pre, (int)ARRAY_SIZE(pairs));
 }
 
@@ -276,9 +283,7 @@ static void flags_live_across_return_probe(struct kunit *test)
 	struct kretprobe *rp;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(pairs); i++)
-		expect[i] = kpt_flags_after_ret(pairs[i][0], pairs[i][1]) &
-			    SEEN_FLAGS;
+	flags_of_pairs(kpt_flags_after_ret, expect);
 
 	if (!IS_ENABLED(CONFIG_KRETPROBES))
 		kunit_skip(test, "needs CONFIG_KRETPROBES");
