@@ -178,6 +178,10 @@ NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
  * @frame: the stack slot that holds the trampoline address
  * @cur: unwinder cursor (reset to NULL by the unwinder; unused here)
  *
+ * A task that runs on another CPU pushes and pops its chain meanwhile;
+ * its popped instances go back to their pool, or the pool goes away: its
+ * chain is not walked (the unwinder gets 0, as with the stock kernel).
+ *
  * Return: the real return address, or 0 when no instance matches.
  */
 unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
@@ -187,6 +191,8 @@ unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
 	struct kretprobe_instance *ri;
 	struct llist_node *node;
 
+	if (tsk != current && task_is_running(tsk))
+		return 0;
 	for (node = READ_ONCE(tsk->kretprobe_instances.first); node;
 	     node = READ_ONCE(node->next)) {
 		ri = llist_entry(node, struct kretprobe_instance, llist);
