@@ -36,7 +36,7 @@ SYM_DATA_START(x86_detour_template)
 	/* C code runs with DF and AC clear, as after an exception entry. */
 	cld
 SYM_INNER_LABEL(x86_detour_clac, SYM_L_GLOBAL)
-	.byte	0x0f, 0x01, 0xca	/* CLAC; a NOP without SMAP */
+	clac				/* a NOP without SMAP */
 	pushq	$__KERNEL_CS
 	pushq	$0			/* ip: set by the callee */
 	pushq	$-1			/* orig_ax */
