@@ -180,7 +180,10 @@ run_line() {
 		tests=$(boot_and_test "$line" "$obj")
 		case $tests in */0/*) ;; *) result="FAIL (tests)"; FAILED=$((FAILED + 1)) ;; esac
 	fi
-	[ "$warn" -eq 0 ] || { [ "$result" = ok ] && result="FAIL (warnings)" && FAILED=$((FAILED + 1)); }
+	if [ "$warn" -ne 0 ] && [ "$result" = ok ]; then
+		result="FAIL (warnings)"
+		FAILED=$((FAILED + 1))
+	fi
 	ROWS+=("| $line | $result${note:+ ($note)} | $warn | $(elapsed "$t0") | $tests | ${err//|/\\|} |")
 	log "   $line: $result${note:+ ($note)}, $warn warnings of ours, $(elapsed "$t0"), tests $tests ${err:+; $err}"
 }
