@@ -154,7 +154,6 @@ w1_sparse() {  # w1_sparse OBJ
 		kernel/kprobes/ arch/x86/kernel/kprobes/ samples/kprobes/ >"$1/build.log" 2>&1
 }
 
-ROWS=()
 FAILED=0
 
 run_line() {
@@ -184,17 +183,30 @@ run_line() {
 		result="FAIL (warnings)"
 		FAILED=$((FAILED + 1))
 	fi
-	ROWS+=("| $line | $result${note:+ ($note)} | $warn | $(elapsed "$t0") | $tests | ${err//|/\\|} |")
+	echo "| $line | $result${note:+ ($note)} | $warn | $(elapsed "$t0") | $tests | $(date -u +%Y-%m-%d) $(git -C "$ROOT" rev-parse --short HEAD) | ${err//|/\\|} |" >"$obj/row.md"
+	# A line that is neither booted nor needed by another line keeps its
+	# log and table row only: twenty object trees do not fit everywhere.
+	if [ "$line" != defconfig ] && [ "$line" != w1-sparse ] && [ "${MATRIX_KEEP:-0}" != 1 ]; then
+		find "$obj" -mindepth 1 -maxdepth 1 ! -name build.log ! -name row.md ! -name 'config*' ! -name .config \
+			! -name our-warnings.txt ! -name summary.txt ! -name console.log -exec rm -rf {} +
+	fi
 	log "   $line: $result${note:+ ($note)}, $warn warnings of ours, $(elapsed "$t0"), tests $tests ${err:+; $err}"
 }
 
+# The table holds every line's latest row (build/matrix/<line>/row.md), so
+# lines run at different times (MATRIX_LINES) add up to one table; each
+# row carries the date and commit it was made at.
 write_table() {  # write_table START
-	echo "kprobes build matrix, $(date -u '+%Y-%m-%d %H:%M UTC'), $(kernel_version_of "$SRC"), \`make matrix\`${MATRIX_LINES:+ (MATRIX_LINES=\"$MATRIX_LINES\")}, $(nproc) CPUs, $(elapsed "$1") so far."
+	echo "kprobes build matrix, $(kernel_version_of "$SRC"), \`make matrix\`, $(nproc) CPUs; this run: ${MATRIX_LINES:-all lines}, $(elapsed "$1")."
 	echo "Tests: passed/failed/skipped of the boot (KUnit, scripted checks, ftracetest), - where the line does not boot."
 	echo
-	echo "| line | result | warnings in our files | build time | tests | first error |"
-	echo "|---|---|---:|---:|---|---|"
-	printf '%s\n' "${ROWS[@]}"
+	echo "| line | result | warnings in our files | build time | tests | built on, commit | first error |"
+	echo "|---|---|---:|---:|---|---|---|"
+	local l
+	for l in $(all_lines); do
+		[ -f "$MDIR/$l/row.md" ] && cat "$MDIR/$l/row.md"
+	done
+	return 0
 }
 
 main() {
