@@ -802,10 +802,16 @@ static void show_site(struct seq_file *m, struct kprobe_site *site,
 			seq_printf(m, "%s+0x%lx%s%s%s", sym, off,
 				   modname ? "  [" : "", modname ?: "",
 				   modname ? "]" : "");
+		else if (p->symbol_name)
+			seq_printf(m, "%s+0x%x", p->symbol_name, p->offset);
 		else
-			seq_printf(m, "%s", p->symbol_name ?: "?");
-		seq_printf(m, "%s%s%s%s\n", kprobe_gone(p) ? "  [GONE]" : "",
-			   (p->flags & KPROBE_FLAG_DISABLED) ? "  [DISABLED]" : "",
+			seq_puts(m, "?");
+		/* As in stock, a gone probe is not also called disabled. */
+		if (kprobe_gone(p))
+			seq_puts(m, "  [GONE]");
+		else if (p->flags & KPROBE_FLAG_DISABLED)
+			seq_puts(m, "  [DISABLED]");
+		seq_printf(m, "%s%s\n",
 			   kprobe_optimized(p) ? "  [OPTIMIZED]" : "",
 			   kprobe_ftrace(p) ? "  [FTRACE]" : "");
 	}
