@@ -82,6 +82,8 @@ frame_push(struct kprobe_site *site, unsigned int status)
 	if (WARN_ON_ONCE(kcb->depth == KPROBE_MAX_NESTING))
 		return NULL;
 	f = &kcb->frames[kcb->depth++];
+	/* The frame is ours before it is filled in: see frame_push_first(). */
+	barrier();
 	f->site = site;
 	f->prev = kprobe_running();
 	f->status = status;	/* arch_saved: the arch sets it before use */
@@ -91,9 +93,15 @@ frame_push(struct kprobe_site *site, unsigned int status)
 /*
  * frame_push() on a CPU that processes no hit (kprobe_running() is NULL):
  * the first frame, with no room to check and nothing to restore.
- * kprobe_running() is set first: an NMI that hits a probe from then on
- * counts as nested, and pops whatever frame it pushes before this CPU
- * comes back here.
+ *
+ * An interrupt or NMI on this CPU may hit a probe between any two of these
+ * stores.  Whatever it pushes, it pops before this CPU comes back here, so
+ * the only rule is the order of the stores, which the barriers keep:
+ *   1. kprobe_running() is set first: from then on a hit counts as nested;
+ *   2. then the depth: a nested hit pushes above frames[0], not on it;
+ *   3. then frames[0] is filled in; nobody else writes it now.
+ * Before 1, a hit in the interrupt is a first hit of its own, done and
+ * undone (depth 0, kprobe_running() NULL) before we go on.
  */
 static nokprobe_inline void frame_push_first(struct kprobe_site *site)
 {
@@ -102,6 +110,7 @@ static nokprobe_inline void frame_push_first(struct kprobe_site *site)
 	__this_cpu_write(current_kprobe, &kprobe_in_hit);
 	barrier();
 	kcb->depth = 1;
+	barrier();
 	kcb->frames[0].site = site;
 	kcb->frames[0].prev = NULL;
 	kcb->frames[0].status = KPROBE_HIT_ACTIVE;
