@@ -1,12 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A module for the kprobes KUnit suites to probe and then unload, to see
- * probes on its text become gone.
+ * probes on its text become gone; with init text, whose probes go when
+ * the module is live (loaded with probe_init=1, it probes its own init
+ * function before calling it: a test cannot register a module notifier
+ * for that, since its suite runs from one); and, loaded with spin=1, with a thread on every CPU
+ * calling its functions until it is unloaded, so that it goes away while
+ * its probes are being hit.  A wrong result under a probe is a WARN.
  */
 #include <linux/module.h>
 #include <linux/compiler.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+#include <linux/cpumask.h>
+#include <linux/bug.h>
+#include <linux/kprobes.h>
+
+#include "kprobes_test_target.h"
 
 int kpt_mod_func(int x);
+int kpt_mod_notrace_func(int x);
+int kpt_init_func(int x);
+int kpt_init_result;
 
 noinline int kpt_mod_func(int x)
 {
@@ -14,6 +29,107 @@ noinline int kpt_mod_func(int x)
 	return x + 42;
 }
 EXPORT_SYMBOL_GPL(kpt_mod_func);
+
+/* Not an ftrace site: a probe on its entry is a breakpoint (or a jump). */
+noinline notrace int kpt_mod_notrace_func(int x)
+{
+	barrier();
+	return x + 43;
+}
+
+noinline int __init kpt_init_func(int x)
+{
+	barrier();
+	return x + 7;
+}
+
+/* probe_init=1: what the kprobes_module suite looks at afterwards. */
+struct kpt_init_probe_state kpt_init_probe_state;
+EXPORT_SYMBOL_GPL(kpt_init_probe_state);
+
+static bool probe_init;
+module_param(probe_init, bool, 0444);
+MODULE_PARM_DESC(probe_init, "Probe the module's own init function first");
+
+static int kpt_init_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpt_init_probe_state.hits++;
+	return 0;
+}
+
+static bool spin;
+module_param(spin, bool, 0444);
+MODULE_PARM_DESC(spin, "Call the probe targets on every CPU until unloaded");
+
+static struct task_struct **spinners;
+
+static int kpt_spin(void *unused)
+{
+	unsigned int i = 0;
+
+	while (!kthread_should_stop()) {
+		WARN_ON_ONCE(kpt_mod_func(i) != i + 42 ||
+			     kpt_mod_notrace_func(i) != i + 43);
+		if (!(++i & 255))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void kpt_stop_spinners(void)
+{
+	unsigned int cpu;
+
+	if (!spinners)
+		return;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (!IS_ERR_OR_NULL(spinners[cpu]))
+			kthread_stop(spinners[cpu]);
+	}
+	kfree(spinners);
+	spinners = NULL;
+}
+
+static int kpt_start_spinners(void)
+{
+	unsigned int cpu;
+
+	spinners = kcalloc(nr_cpu_ids, sizeof(*spinners), GFP_KERNEL);
+	if (!spinners)
+		return -ENOMEM;
+	for_each_online_cpu(cpu) {
+		spinners[cpu] = kthread_run_on_cpu(kpt_spin, NULL, cpu,
+						   "kpt_spin/%u");
+		if (IS_ERR(spinners[cpu])) {
+			kpt_stop_spinners();
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int __init kpt_target_init(void)
+{
+	struct kpt_init_probe_state *st = &kpt_init_probe_state;
+
+	if (probe_init) {
+		st->kp.symbol_name = "kpt_init_func";
+		st->kp.pre_handler = kpt_init_pre;
+		st->ret = register_kprobe(&st->kp);
+	}
+	kpt_init_result = kpt_init_func(1);
+	st->result = kpt_init_result;
+	return spin ? kpt_start_spinners() : 0;
+}
+module_init(kpt_target_init);
+
+static void __exit kpt_target_exit(void)
+{
+	kpt_stop_spinners();
+	if (probe_init && !kpt_init_probe_state.ret)
+		unregister_kprobe(&kpt_init_probe_state.kp);
+}
+module_exit(kpt_target_exit);
 
 MODULE_DESCRIPTION("Target module for the kprobes KUnit tests");
 MODULE_LICENSE("GPL");

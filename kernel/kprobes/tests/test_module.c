@@ -3,18 +3,23 @@
  * KUnit: probes on module text.  The module is loaded and unloaded from
  * here (request_module() and the rmmod helper in the test initramfs);
  * when it goes, its probes stay registered but become gone, never run
- * again, and can still be unregistered.
+ * again, and can still be unregistered.  Probes on its init text, set
+ * while it is coming, go the same way once it is live.
  */
 #include <kunit/test.h>
 #include <linux/kprobes.h>
 #include <linux/kmod.h>
 #include <linux/module.h>
 #include <linux/umh.h>
+#include <linux/delay.h>
+#include <linux/atomic.h>
 
 #include "tests.h"
+#include "kprobes_test_target.h"
 
 #define TARGET_MODULE	"kprobes_test_target"
 #define TARGET_SYMBOL	TARGET_MODULE ":kpt_mod_func"
+#define TARGET_INIT_SYMBOL	TARGET_MODULE ":kpt_init_func"
 
 static int mod_hits;
 
@@ -46,11 +51,30 @@ static int call_target(int x)
 	__symbol_put("kpt_mod_func");
 	return ret;
 }
+
+static struct kpt_init_probe_state *get_init_probe_state(void)
+{
+	return __symbol_get("kpt_init_probe_state");
+}
+
+static void put_init_probe_state(void)
+{
+	__symbol_put("kpt_init_probe_state");
+}
 #else
 /* Never called: mod_init() skips every case. */
 static int call_target(int x)
 {
 	return -1;
+}
+
+static struct kpt_init_probe_state *get_init_probe_state(void)
+{
+	return NULL;
+}
+
+static void put_init_probe_state(void)
+{
 }
 #endif
 
@@ -112,6 +136,82 @@ static void mod_probe_goes_away(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
 }
 
+static char *probe_init_argv[] = { "/sbin/modprobe", TARGET_MODULE,
+				   "probe_init=1", NULL };
+
+static void mod_init_text_probe_goes_when_live(struct kunit *test)
+{
+	struct kprobe *late = new_probe(test);
+	struct kpt_init_probe_state *st;
+
+	late->symbol_name = TARGET_INIT_SYMBOL;
+	/* 1. Reload the target: it probes its init function while coming. */
+	KUNIT_ASSERT_EQ(test, rmmod_target(), 0);
+	KUNIT_ASSERT_EQ(test, call_usermodehelper(probe_init_argv[0],
+						  probe_init_argv, rmmod_envp,
+						  UMH_WAIT_PROC), 0);
+	st = get_init_probe_state();
+	KUNIT_ASSERT_NOT_NULL(test, st);
+
+	/* 2. The probe was accepted and hit once; the result is unchanged. */
+	KUNIT_EXPECT_EQ(test, st->ret, 0);
+	KUNIT_EXPECT_EQ(test, st->hits, 1);
+	KUNIT_EXPECT_EQ(test, st->result, 8);
+
+	/* 3. The init text is freed: the probe is gone, as if unloaded. */
+	KUNIT_EXPECT_TRUE(test, kprobe_gone(&st->kp));
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&st->kp));
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&st->kp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobe(late), -ENOENT);
+	put_init_probe_state();
+
+	/* 4. The rest of the module is still probed as usual. */
+	KUNIT_EXPECT_EQ(test, call_target(1), 43);
+	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
+}
+
+/* Hits from the target's own threads, on every CPU. */
+static atomic_t spin_hits;
+
+static int spin_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&spin_hits);
+	return 0;
+}
+
+static char *spin_argv[] = { "/sbin/modprobe", TARGET_MODULE, "spin=1", NULL };
+
+static void mod_unload_while_hit(struct kunit *test)
+{
+	struct kprobe *traced = new_probe(test), *plain = new_probe(test);
+	int i;
+
+	traced->pre_handler = spin_pre;
+	plain->pre_handler = spin_pre;
+	plain->symbol_name = TARGET_MODULE ":kpt_mod_notrace_func";
+	atomic_set(&spin_hits, 0);
+	/* 1. Reload the target with a caller thread on every CPU. */
+	KUNIT_ASSERT_EQ(test, rmmod_target(), 0);
+	KUNIT_ASSERT_EQ(test, call_usermodehelper(spin_argv[0], spin_argv,
+						  rmmod_envp, UMH_WAIT_PROC), 0);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, traced), 0);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, plain), 0);
+
+	/* 2. Let the hits come, on both probes. */
+	for (i = 0; i < 500 && atomic_read(&spin_hits) < 1000; i++)
+		msleep(10);
+	KUNIT_EXPECT_GT(test, atomic_read(&spin_hits), 0);
+
+	/* 3. Unload under the hits: both probes are gone, nothing ran late. */
+	KUNIT_ASSERT_EQ(test, rmmod_target(), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_gone(traced));
+	KUNIT_EXPECT_TRUE(test, kprobe_gone(plain));
+	i = atomic_read(&spin_hits);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&spin_hits), i);
+	kunit_info(test, "%d hits before the unload\n", i);
+}
+
 static void mod_unload_unprobed_after_unregister(struct kunit *test)
 {
 	struct kprobe *p = new_probe(test);
@@ -126,6 +226,8 @@ static void mod_unload_unprobed_after_unregister(struct kunit *test)
 static struct kunit_case module_cases[] = {
 	KUNIT_CASE(mod_probe_goes_away),
 	KUNIT_CASE(mod_unload_unprobed_after_unregister),
+	KUNIT_CASE(mod_init_text_probe_goes_when_live),
+	KUNIT_CASE_SLOW(mod_unload_while_hit),
 	{}
 };
 

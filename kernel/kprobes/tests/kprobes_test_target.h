@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the kprobes_test_target module shares with the kprobes_module
+ * suite.
+ */
+#ifndef _KPROBES_TEST_TARGET_H
+#define _KPROBES_TEST_TARGET_H
+
+#include <linux/kprobes.h>
+
+/* probe_init=1: the target's probe on its own init function. */
+struct kpt_init_probe_state {
+	struct kprobe kp;
+	int ret;		/* of register_kprobe(), while coming */
+	int hits;
+	int result;		/* kpt_init_func(1), under the probe */
+};
+
+#endif /* _KPROBES_TEST_TARGET_H */
