@@ -13,6 +13,8 @@
 #   make patches   export the series (series/NN-*.{msg,files}) to out/patches
 #   make bench     build both kernels, boot each with tests/bench/ (alternating,
 #                  BENCH_RUNS=3 rounds), table of ours vs stock in out/bench.md
+#   make fuzz      random probes via kprobe_events on both kernels (same specs,
+#                  printed seeds), under load; table in out/fuzz.md
 #   make hit-trace single-step one probe hit on each kernel under gdb; per-
 #                  function instruction/memory counts in build/hit-trace/
 #   FLAVOR=incumbent builds the stock 6.12 tree instead of ours.
@@ -27,11 +29,11 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help deps pristine tree kernel initramfs test run shell patches kunit-py matrix \
-	originality clean distclean header bench hit-trace
+	originality clean distclean header bench hit-trace fuzz
 
 help:
-	@sed -n '3,21p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "targets: deps tree kernel initramfs test kunit-py matrix run shell bench hit-trace patches originality clean distclean"
+	@sed -n '3,23p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "targets: deps tree kernel initramfs test kunit-py matrix run shell bench fuzz hit-trace patches originality clean distclean"
 
 deps:
 	@$(S)/deps.sh
@@ -85,6 +87,12 @@ matrix: tree
 # each).
 bench: deps
 	@$(S)/bench.sh
+
+# Both kernels (FUZZ_SEEDS, FUZZ_N, FUZZ_SECS: scripts/fuzz.sh).
+fuzz: deps
+	@$(MAKE) --no-print-directory initramfs FLAVOR=ours
+	@$(MAKE) --no-print-directory initramfs FLAVOR=incumbent
+	@$(S)/fuzz.sh
 
 hit-trace: deps
 	@$(S)/hit-trace.sh

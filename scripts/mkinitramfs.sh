@@ -12,6 +12,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 STAGE=${INITRAMFS%.cpio.gz}.d
+FUZZ_SHORT_SEED=0x5eed0
 GEN=$BUILD/tools/gen_init_cpio
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 
@@ -48,6 +49,12 @@ stage() {
 	cp -a "$PRISTINE/tools/testing/selftests/ftrace" "$STAGE/ftrace"
 	# Scripted tests decide what to expect from the kernel's own config.
 	cp "$OBJ/.config" "$STAGE/etc/kernel.config"
+	# The short seed of make fuzz (tests.d/fuzz.sh): specs drawn from this
+	# kernel's own System.map, so they name functions it has.
+	mkdir -p "$STAGE/fuzz"
+	echo "$FUZZ_SHORT_SEED" >"$STAGE/fuzz/seed-short"
+	python3 "$ROOT/scripts/fuzz-specs.py" "$FUZZ_SHORT_SEED" 40 "$OBJ/System.map" \
+		>"$STAGE/fuzz/specs-short"
 	if [ -f "$ROOT/tests/test-modules" ]; then
 		cp "$ROOT/tests/test-modules" "$STAGE/etc/test-modules"
 	else

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Boot the FLAVOR kernel + initramfs under QEMU (TCG) in MODE test|run|shell.
+# Boot the FLAVOR kernel + initramfs under QEMU (TCG) in MODE
+# test|run|shell|fuzz (fuzz: scripts/fuzz.sh gives it the initramfs).
 #
 # The whole console goes to build/console-MODE-FLAVOR.log.  run and shell
 # stream it; test shows only the guest's markers (VERBOSE=1: everything).
-# A hard timeout (TIMEOUT seconds; test: 2400, run: 900, shell: none) kills
+# A hard timeout (TIMEOUT seconds; test: 2400, run: 900, fuzz: 3600,
+# shell: none) kills
 # QEMU; that, or any non-zero QEMU exit, makes this script fail.
 # HOSTROOT=1 (default): test and shell also get the host's / read-only
 # over virtio-9p (for tests.d/tools.sh, below).
 #
 # Always single-threaded TCG: multi-threaded TCG does not keep the other
 # vCPU coherent with cross-CPU code patching (text_poke_bp), which is exactly
-# what kprobes does.  -smp 2 still gives real SMP interleavings.
+# what kprobes does.  -smp 2 still gives real SMP interleavings
+# (QEMU_SMP=n: more vCPUs, taking turns on one host thread).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +22,8 @@ case $MODE in
 	test) : "${TIMEOUT:=2400}" ;;
 	run) : "${TIMEOUT:=900}" ;;
 	shell) : "${TIMEOUT:=0}" ;;
-	*) die "usage: qemu-run.sh test|run|shell" ;;
+	fuzz) : "${TIMEOUT:=3600}" ;;
+	*) die "usage: qemu-run.sh test|run|shell|fuzz" ;;
 esac
 
 KERNEL=$OBJ/arch/x86/boot/bzImage
@@ -31,15 +35,19 @@ LOG=${KCONSOLE:-$BUILD/console-$MODE-$FLAVOR.log}
 # No oops=panic: an oops must leave the rest of the log for the summary.
 # The demo shows only what it prints (and errors): its kernel messages
 # are in dmesg, which it quotes.  Tests and the shell see every message.
+# make test also sets a probe on init text from the command line
+# (tests/guest/tests.d/boot-probes.sh).
+EXTRA=
 case $MODE in
 	run) LOGLEVEL=loglevel=3 ;;
+	test) LOGLEVEL=ignore_loglevel EXTRA=kprobe_event=p:kprobes/kp_init,unpack_to_rootfs ;;
 	*) LOGLEVEL=ignore_loglevel ;;
 esac
-APPEND="console=ttyS0 $LOGLEVEL panic=-1 kpmode=$MODE ${KERNEL_APPEND:-}"
+APPEND="console=ttyS0 $LOGLEVEL panic=-1 kpmode=$MODE $EXTRA ${KERNEL_APPEND:-}"
 
 QEMU=(qemu-system-x86_64
 	-accel tcg,thread=single
-	-smp 2 -m 2G
+	-smp "${QEMU_SMP:-2}" -m 2G
 	-cpu "${QEMU_CPU:-max}"
 	-display none -no-reboot -nic none
 	-kernel "$KERNEL" -initrd "$INITRAMFS"
@@ -51,7 +59,7 @@ QEMU=(qemu-system-x86_64
 # leaves it out (those cases then SKIP, as on a kernel without 9p).
 # multidevs=remap: / spans several host file systems, whose inode numbers
 # would otherwise collide in the guest.
-if [ "${HOSTROOT:-1}" = 1 ] && [ "$MODE" != run ]; then
+if [ "${HOSTROOT:-1}" = 1 ] && { [ "$MODE" = test ] || [ "$MODE" = shell ]; }; then
 	QEMU+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 fi
 
@@ -80,7 +88,7 @@ boot_logged() {
 main() {
 	local t0 rc=0 filter='.'
 	t0=$(date +%s)
-	log "booting ${KERNEL#"$ROOT"/} kpmode=$MODE (TCG, -smp 2, timeout ${TIMEOUT}s); console: ${LOG#"$ROOT"/}"
+	log "booting ${KERNEL#"$ROOT"/} kpmode=$MODE (TCG, -smp ${QEMU_SMP:-2}, timeout ${TIMEOUT}s); console: ${LOG#"$ROOT"/}"
 	case $MODE in
 		shell)
 			# Interactive: serial + monitor muxed on stdio, as -nographic
@@ -96,6 +104,9 @@ main() {
 			;;
 		run)
 			boot_logged "$filter" || rc=$?
+			;;
+		fuzz)
+			boot_logged '^=== |^FUZZ-(INFO|SUM)|Kernel panic' || rc=$?
 			;;
 	esac
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# make fuzz: random probes through kprobe_events, on our kernel and on the
+# stock one, with the same specs, and one table of the outcome.
+#
+# For each seed of FUZZ_SEEDS, scripts/fuzz-specs.py picks FUZZ_N function
+# entries and FUZZ_N function+offset specs (offset 1..96) from the System.map
+# of every kernel in FUZZ_FLAVORS (the functions they share).  Each kernel
+# boots (debug config: KASAN, lockdep, PROVE_RCU; TCG, -smp QEMU_SMP) with
+# the specs appended to its test initramfs as /fuzz/specs and runs
+# tests/guest/fuzz.sh: register every spec, enable them all for FUZZ_SECS
+# while a workload runs on every vCPU and a loop flips
+# debug.kprobes-optimization and toggles events, then remove them.
+# scripts/fuzz-report.py compares the kernels and writes out/fuzz.md.
+#
+# Pass: on each kernel, no splat, the guest alive to the end, no fuzz probe
+# left after removal; and our accepted/refused sets and errnos equal to the
+# stock kernel's but for the documented differences (README).
+#
+# Defaults: FUZZ_SEEDS="0x5eed1 0x5eed2 0x5eed3" FUZZ_N=1000 FUZZ_SECS=60
+# FUZZ_FLAVORS="ours incumbent".  The kernels come from make initramfs.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+FUZZ_SEEDS=${FUZZ_SEEDS:-"0x5eed1 0x5eed2 0x5eed3"}
+FUZZ_N=${FUZZ_N:-1000}
+FUZZ_SECS=${FUZZ_SECS:-60}
+FUZZ_FLAVORS=${FUZZ_FLAVORS:-"ours incumbent"}
+FDIR=$BUILD/fuzz
+OUT=$ROOT/out/fuzz.md
+
+obj_of() { echo "$BUILD/obj-$1"; }
+
+# build/fuzz/<seed>-<flavor>.cpio.gz = the flavor's test initramfs + /fuzz/.
+fuzz_initramfs() {  # fuzz_initramfs FLAVOR SPECS OUT
+	local st=${3%.cpio.gz}.list
+	{
+		echo "dir /fuzz 755 0 0"
+		echo "file /fuzz/specs $2 644 0 0"
+	} >"$st"
+	{
+		cat "$BUILD/initramfs-$1.cpio.gz"
+		"$BUILD/tools/gen_init_cpio" "$st" | gzip -6 -n
+	} >"$3.tmp"
+	mv "$3.tmp" "$3"
+}
+
+main() {
+	local f seed maps=() logs=() t0
+	t0=$(date +%s)
+	mkdir -p "$FDIR" "$(dirname "$OUT")"
+	for f in $FUZZ_FLAVORS; do
+		[ -f "$(obj_of "$f")/System.map" ] || die "no $f kernel (make initramfs FLAVOR=$f)"
+		[ -f "$BUILD/initramfs-$f.cpio.gz" ] || die "no $f initramfs (make initramfs FLAVOR=$f)"
+		maps+=("$(obj_of "$f")/System.map")
+	done
+	[ -x "$BUILD/tools/gen_init_cpio" ] || die "no gen_init_cpio (scripts/mkinitramfs.sh builds it)"
+	log "seeds: $FUZZ_SEEDS; N=$FUZZ_N entries + $FUZZ_N function+offset; ${FUZZ_SECS}s of load; kernels: $FUZZ_FLAVORS"
+	for seed in $FUZZ_SEEDS; do
+		python3 "$ROOT/scripts/fuzz-specs.py" "$seed" "$FUZZ_N" "${maps[@]}" >"$FDIR/specs-$seed.txt"
+		for f in $FUZZ_FLAVORS; do
+			log "seed $seed on $f"
+			fuzz_initramfs "$f" "$FDIR/specs-$seed.txt" "$FDIR/$seed-$f.cpio.gz"
+			FLAVOR=$f KINITRAMFS=$FDIR/$seed-$f.cpio.gz KCONSOLE=$FDIR/console-$seed-$f.log \
+				KERNEL_APPEND="fuzz_secs=$FUZZ_SECS ${KERNEL_APPEND:-}" \
+				"$ROOT/scripts/qemu-run.sh" fuzz || true
+			logs+=("$seed:$f:$FDIR/console-$seed-$f.log:$(obj_of "$f")")
+		done
+	done
+	python3 "$ROOT/scripts/fuzz-report.py" --out "$OUT" \
+		--title "\`make fuzz\` (FUZZ_SEEDS=\"$FUZZ_SEEDS\" FUZZ_N=$FUZZ_N FUZZ_SECS=$FUZZ_SECS), $(date -u '+%Y-%m-%d'), commit $(git -C "$ROOT" rev-parse --short HEAD), $(kernel_version_of "$PRISTINE"), debug config, -smp ${QEMU_SMP:-2}, $(elapsed "$t0")" \
+		"${logs[@]}"
+}
+
+main "$@"

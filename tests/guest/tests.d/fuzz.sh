@@ -1,0 +1,54 @@
+#!/bin/sh
+# KTAP: the short seed of `make fuzz` inside make test.  /fuzz/specs-short
+# holds 2x40 random kprobe_events specs that scripts/mkinitramfs.sh drew
+# from this kernel's System.map (scripts/fuzz-specs.py, fixed seed; the
+# seed is printed below).  /fuzz.sh registers them, enables them for 20 s
+# of load on every vCPU with the optimization sysctl flipping, and removes
+# them.  A splat anywhere fails the run through the console scan of
+# scripts/ktap-summary.py; the comparison with the stock kernel's errnos
+# is make fuzz's (both kernels are needed).
+SPECS=/fuzz/specs-short
+SECS=20
+KNOWN_ERRNOS=" EINVAL ENOENT EILSEQ EOPNOTSUPP EADDRNOTAVAIL EBUSY "
+
+echo "KTAP version 1"
+echo "1..5"
+if [ ! -s $SPECS ] || [ ! -w /sys/kernel/tracing/kprobe_events ]; then
+	why="no $SPECS in this initramfs"
+	[ -s $SPECS ] && why="no kprobe_events (CONFIG_KPROBE_EVENTS)"
+	for n in 1 2 3 4 5; do echo "ok $n fuzz_$n # SKIP $why"; done
+	exit 0
+fi
+echo "# seed $(cat /fuzz/seed-short 2>/dev/null), $(wc -l <$SPECS) specs, ${SECS}s"
+sh /fuzz.sh $SPECS $SECS >/tmp/fuzz.out 2>&1
+sed -n '/^FUZZ-INFO\|^FUZZ-SUM/s/^/# /p' /tmp/fuzz.out
+
+result() {  # result N NAME CONDITION-EXIT-STATUS
+	if [ "$3" = 0 ]; then echo "ok $1 $2"; else echo "not ok $1 $2"; fi
+}
+
+sum=$(grep '^FUZZ-SUM' /tmp/fuzz.out)
+val() { echo "$sum" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+results=$(grep -c '^FUZZ-REG' /tmp/fuzz.out)
+[ "$results" -eq "$(wc -l <$SPECS)" ]
+result 1 every_spec_has_a_result $?
+
+bad=$(grep '^FUZZ-REG' /tmp/fuzz.out | awk '{ print $5 }' | sort -u |
+	while read -r e; do
+		[ "$e" = ok ] && continue
+		case $KNOWN_ERRNOS in *" $e "*) ;; *) echo "$e" ;; esac
+	done)
+[ "$(val accepted)" -gt 0 ] && [ -z "$bad" ]
+rc=$?
+[ -n "$bad" ] && echo "# refusals with an unexpected errno: $bad"
+result 2 some_accepted_refusals_known_errnos $rc
+
+[ "$(val hits)" -gt 0 ]
+result 3 accepted_probes_hit $?
+
+[ "$(val left)" = 0 ]
+result 4 nothing_left_after_removal $?
+
+[ "$(val alive)" = yes ]
+result 5 alive_after_load $?
