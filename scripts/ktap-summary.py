@@ -10,6 +10,9 @@ top-level results of a block that has no nesting (scripted tests).
 Parameterized cases' subtests count as their parent case; "# SKIP" counts
 as skipped.  On top of that, each of these is one failed test:
   - each distinct kernel splat anywhere in the log ("splat: <line>"),
+    except one a test provokes on purpose: between the guest's lines
+    "=== EXPECT-SPLAT BEGIN <word> ===" and "=== EXPECT-SPLAT END ===",
+    a splat whose text names <word> is expected, not a failure,
   - a module that failed to load ("MODULE-LOAD-FAILED name"),
   - no KTAP block at all, or no "=== GUEST DONE ===" line (crash/timeout),
   - a suite reported "not ok" although none of its cases failed.
@@ -115,8 +118,28 @@ def parse_block(suite, lines, summ):
         summ.count(suite, pending)
 
 
+EXPECT_BEGIN = re.compile(r"=== EXPECT-SPLAT BEGIN (\S+) ===")
+EXPECT_END = "=== EXPECT-SPLAT END ==="
+
+
+def expected_windows(lines):
+    """[(first, last, word)] of the EXPECT-SPLAT markers; open to the end."""
+    windows, cur = [], None
+    for i, line in enumerate(lines):
+        m = EXPECT_BEGIN.search(line)
+        if m:
+            cur = (i, m.group(1))
+        elif EXPECT_END in line and cur:
+            windows.append((cur[0], i, cur[1]))
+            cur = None
+    if cur:
+        windows.append((cur[0], len(lines), cur[1]))
+    return windows
+
+
 def find_splats(lines, summ):
     seen = set()
+    windows = expected_windows(lines)
     i = 0
     while i < len(lines):
         line = TIMESTAMP.sub("", lines[i])
@@ -134,7 +157,10 @@ def find_splats(lines, summ):
                 end = j
                 break
         key = VOLATILE.sub("#", line.strip())
-        if key not in seen:
+        block = "\n".join(lines[start:end])
+        if any(a <= start <= b and word in block for a, b, word in windows):
+            pass
+        elif key not in seen:
             seen.add(key)
             summ.fail(f"splat: {line.strip()}", lines[max(0, start - 3):min(end, start + CONTEXT)])
         i = end if end > i else i + 1

@@ -38,7 +38,7 @@ probe_hits() {  # probe_hits DEF EVENT: define, enable, fork, expect a hit
 }
 
 echo "KTAP version 1"
-echo "1..16"
+echo "1..17"
 check debugfs_list_readable cat $DBG/list
 check debugfs_enabled_is_1 grep -qx 1 $DBG/enabled
 check debugfs_blacklist_format sh -c "head -n 1 $DBG/blacklist | grep -Eq '^0x[0-9a-f]+-0x[0-9a-f]+[[:space:]]+[^[:space:]]+'"
@@ -286,3 +286,39 @@ livepatch_and_kprobe() {
 	return $rc
 }
 check_if LIVEPATCH livepatch_redirect_stands_under_kprobe livepatch_and_kprobe
+
+# LKDTM's crash points are kprobes: INT_HW_IRQ_EN probes handle_irq_event
+# and, every cpoint_count-th hit, runs the crash type from the pre handler,
+# in hard interrupt context.  WARNING keeps the guest alive.  The WARNING
+# splats it prints are announced to scripts/ktap-summary.py between
+# EXPECT-SPLAT markers (only splats that name lkdtm are excused there).
+CP=/sys/kernel/debug/provoke-crash
+lkdtm_crash_point() {
+	local rc=0 i=0 warns
+	modprobe lkdtm cpoint_count=3 || return 1
+	dmesg -c >/dev/null
+	echo "=== EXPECT-SPLAT BEGIN lkdtm ===" >/dev/console
+	echo WARNING >$CP/INT_HW_IRQ_EN || rc=1
+	grep -q 'handle_irq_event+0x0' $DBG/list ||
+		{ echo "crash point not in the kprobes list"; cat $DBG/list; rc=1; }
+	# Console output raises serial interrupts: hits come quickly.
+	while [ $i -lt 50 ] && ! dmesg | grep -q 'lkdtm_WARNING'; do
+		echo "# waiting for the crash point ($i)" >/dev/console
+		sleep 0.2; i=$((i + 1))
+	done
+	rmmod lkdtm || rc=1
+	sleep 1
+	echo "=== EXPECT-SPLAT END ===" >/dev/console
+	dmesg | grep -q 'Crash point INT_HW_IRQ_EN of type WARNING hit' ||
+		{ echo "crash point never hit"; rc=1; }
+	warns=$(dmesg | grep -c 'WARNING:.*lkdtm_WARNING')
+	[ "$warns" -ge 1 ] || { echo "no WARNING from the crash point"; rc=1; }
+	grep -q 'handle_irq_event' $DBG/list && { echo "probe left after rmmod"; rc=1; }
+	return $rc
+}
+if grep -q '^CONFIG_LKDTM=[ym]' /etc/kernel.config; then
+	check lkdtm_crash_point_warning lkdtm_crash_point
+else
+	n=$((n + 1))
+	echo "ok $n lkdtm_crash_point_warning # SKIP CONFIG_LKDTM is off"
+fi
