@@ -25,7 +25,7 @@ if ! grep -q 'kprobe_event=p:kprobes/kp_init' /proc/cmdline ||
 	exit 0
 fi
 
-hits=$(awk '$1 == "kprobes/kp_init" { print $2 }' $TR/kprobe_profile)
+hits=$(awk '$1 == "kp_init" { print $2 }' $TR/kprobe_profile)
 echo "# kprobe_profile: $(grep kp_init $TR/kprobe_profile)"
 [ "${hits:-0}" -ge 1 ]
 result init_probe_hit $?
@@ -36,6 +36,8 @@ case $line in *'[GONE]'*) rc=0 ;; *) rc=1 ;; esac
 case $line in *DISABLED*|*OPTIMIZED*) rc=1 ;; esac
 result init_probe_gone $rc
 
-echo '-:kprobes/kp_init' >>$TR/kprobe_events &&
+# kprobe_event= probes are enabled at boot: disable, then remove.
+echo 0 >$TR/events/kprobes/kp_init/enable &&
+	echo '-:kprobes/kp_init' >>$TR/kprobe_events &&
 	! grep -q 'unpack_to_rootfs' $DBG/list && ! grep -q kp_init $TR/kprobe_events
 result init_probe_removed $?
