@@ -18,9 +18,6 @@
 
 #include "kprobes_test_target.h"
 
-int kpt_mod_func(int x);
-int kpt_mod_notrace_func(int x);
-int kpt_init_func(int x);
 int kpt_init_result;
 
 noinline int kpt_mod_func(int x)

@@ -16,4 +16,8 @@ struct kpt_init_probe_state {
 	int result;		/* kpt_init_func(1), under the probe */
 };
 
+int kpt_mod_func(int x);
+int kpt_mod_notrace_func(int x);
+int kpt_init_func(int x);
+
 #endif /* _KPROBES_TEST_TARGET_H */

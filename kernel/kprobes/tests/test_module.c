@@ -198,8 +198,8 @@ static void mod_unload_while_hit(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kpt_register(test, plain), 0);
 
 	/* 2. Let the hits come, on both probes. */
-	for (i = 0; i < 500 && atomic_read(&spin_hits) < 1000; i++)
-		msleep(10);
+	for (i = 0; i < 250 && atomic_read(&spin_hits) < 1000; i++)
+		msleep(20);
 	KUNIT_EXPECT_GT(test, atomic_read(&spin_hits), 0);
 
 	/* 3. Unload under the hits: both probes are gone, nothing ran late. */
