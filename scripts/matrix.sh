@@ -124,7 +124,8 @@ configure_line() {  # configure_line LINE OBJ; prints a note, or fails
 boots() { case $1 in defconfig|debian-rt-amd64) return 0 ;; esac; return 1; }
 
 boot_and_test() {  # boot_and_test LINE OBJ; prints "P/F/S" or a reason
-	local line=$1 obj=$2 mod=$obj/modroot sum
+	local line=$1 obj=$2 mod sum
+	mod=$obj/modroot
 	rm -rf "$mod"
 	lmake "$line" "$obj" -s INSTALL_MOD_PATH="$mod" INSTALL_MOD_STRIP=1 modules_install >>"$obj/build.log" 2>&1 ||
 		{ echo "modules_install failed"; return; }
@@ -157,7 +158,7 @@ w1_sparse() {  # w1_sparse OBJ
 FAILED=0
 
 run_line() {
-	local line=$1 obj=$MDIR/$1 t0 rc=0 note= result warn err= tests=-
+	local line=$1 obj=$MDIR/$1 t0 rc=0 note='' result warn err='' tests=-
 	t0=$(date +%s)
 	mkdir -p "$obj"
 	log "== $line"
