@@ -6,8 +6,9 @@
 # SPECS has lines "<index> <p|r> <target>" (scripts/fuzz-specs.py chooses
 # them on the host, from a printed seed).  Every spec becomes the event
 # fuzz/f<index>; its result is printed as "FUZZ-REG <index> <kind> <target>
-# <ok|errno name>" at once, and again as "FUZZ-RES ..." at the end, when no
-# kernel message cuts the lines any more.  Then all accepted events are enabled while:
+# <ok|errno name>" at once, and again as "FUZZ-RES ..." at the end, when
+# no kernel message cuts the lines any more.  Then all accepted events are
+# enabled while:
 #   - one workload loop per CPU (pinned) forks, execs, reads /proc and
 #     writes files on tmpfs,
 #   - a third kind of loop flips /proc/sys/debug/kprobes-optimization and
@@ -130,8 +131,10 @@ touch $STOP
 wait
 echo "FUZZ-INFO workload and flipper stopped after ${secs}s"
 
-hits=$(awk '$1 ~ /^f[0-9]+$/ { h += $2 } END { print h + 0 }' $TR/kprobe_profile)
-missed=$(awk '$1 ~ /^f[0-9]+$/ { m += $3 } END { print m + 0 }' $TR/kprobe_profile)
+# kprobe_profile: event name (no group), hits, misses.
+read -r hits missed <<EOF
+$(awk '$1 ~ /^f[0-9]+$/ { h += $2; m += $3 } END { print h + 0, m + 0 }' $TR/kprobe_profile)
+EOF
 [ -w $OPT ] && echo 1 >$OPT
 echo 0 >$TR/events/fuzz/enable 2>/dev/null
 if ! err=$( (echo >$TR/kprobe_events) 2>&1); then

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A module for the kprobes KUnit suites to probe and then unload, to see
- * probes on its text become gone; with init text, whose probes go when
- * the module is live (loaded with probe_init=1, it probes its own init
- * function before calling it: a test cannot register a module notifier
- * for that, since its suite runs from one); and, loaded with spin=1, with a thread on every CPU
- * calling its functions until it is unloaded, so that it goes away while
- * its probes are being hit.  A wrong result under a probe is a WARN.
+ * probes on its text become gone.  Loaded with probe_init=1, it probes
+ * its own init function before calling it, to see a probe on init text go
+ * once the module is live (a suite cannot register a module notifier for
+ * that: KUnit runs it from one).  Loaded with spin=1, it runs a thread on
+ * every CPU that calls its functions until it is unloaded, so that it goes
+ * away while its probes are being hit; a wrong result is a WARN.
  */
 #include <linux/module.h>
 #include <linux/compiler.h>
@@ -17,8 +17,6 @@
 #include <linux/kprobes.h>
 
 #include "kprobes_test_target.h"
-
-int kpt_init_result;
 
 noinline int kpt_mod_func(int x)
 {
@@ -98,8 +96,10 @@ static int kpt_start_spinners(void)
 		spinners[cpu] = kthread_run_on_cpu(kpt_spin, NULL, cpu,
 						   "kpt_spin/%u");
 		if (IS_ERR(spinners[cpu])) {
+			int ret = PTR_ERR(spinners[cpu]);
+
 			kpt_stop_spinners();
-			return -ENOMEM;
+			return ret;
 		}
 	}
 	return 0;
@@ -114,8 +114,7 @@ static int __init kpt_target_init(void)
 		st->kp.pre_handler = kpt_init_pre;
 		st->ret = register_kprobe(&st->kp);
 	}
-	kpt_init_result = kpt_init_func(1);
-	st->result = kpt_init_result;
+	st->result = kpt_init_func(1);
 	return spin ? kpt_start_spinners() : 0;
 }
 module_init(kpt_target_init);
