@@ -37,7 +37,7 @@ DEBIAN_CONFIGS=/usr/src/linux-config-6.12
 MATRIX_SEEDS=${MATRIX_SEEDS:-"0x1ab5 0x2c0ffee 0x3db7"}
 VARIANTS="preempt-none preempt-voluntary preempt-full preempt-dynamic no-smp no-modules no-function-tracer no-debug-fs no-sysctl no-kallsyms-all frame-pointer no-ibt lockdep"
 # Paths of ours whose warnings count (the rest of the kernel is not ours).
-OURS_RE='(kernel/kprobes/|arch/x86/kernel/kprobes/|include/linux/kprobes\.h|arch/x86/include/asm/kprobes\.h|samples/kprobes/)'
+OURS_RE='(kernel/kprobes/|arch/x86/kernel/kprobes/|include/linux/kprobes(_arch)?\.h|arch/x86/include/asm/kprobes\.h|samples/kprobes/)'
 
 all_lines() {
 	echo defconfig

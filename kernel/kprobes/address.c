@@ -5,7 +5,7 @@
  * A request names an address, or a symbol ("sym" or "module:sym"), plus an
  * offset.  It becomes a function start plus an offset inside it, which the
  * arch may move past an entry marker, and then has to pass the checks in
- * kprobe_check_address_locked().
+ * kprobe_check_address_text_locked().
  */
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
@@ -139,7 +139,7 @@ static int pin_text_owner(unsigned long addr, struct module **modp)
 }
 
 /**
- * kprobe_check_address_locked - may a probe be placed at @addr?
+ * kprobe_check_address_text_locked - may a probe be placed at @addr?
  * @addr: the address
  * @modp: receives the module that owns @addr, with a reference held,
  *	or NULL for core kernel text
@@ -150,7 +150,7 @@ static int pin_text_owner(unsigned long addr, struct module **modp)
  * Return: 0, -EINVAL when the address is not probeable text, or -ENOENT
  * when its module is going away.
  */
-int kprobe_check_address_locked(unsigned long addr, struct module **modp)
+int kprobe_check_address_text_locked(unsigned long addr, struct module **modp)
 {
 	lockdep_assert_held(&text_mutex);
 	*modp = NULL;

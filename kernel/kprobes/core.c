@@ -151,7 +151,7 @@ void kprobe_site_mark_dirty_locked(struct kprobe_site *site)
  * to see the change only after the commit.  An optimized site is left
  * alone: its jump is taken out by the commit, through a breakpoint.
  */
-static void site_update_text_locked(struct kprobe_site *site)
+static void site_write_text_locked(struct kprobe_site *site)
 {
 	bool want = kprobe_site_wants_armed(site);
 
@@ -206,7 +206,7 @@ static int kprobe_batch_commit_unlock(void)
 	kprobe_text_written = false;
 
 	/* 2. */
-	kprobe_opt_commit_locked(&kprobe_dirty_sites);
+	kprobe_opt_commit_text_locked(&kprobe_dirty_sites);
 
 	/* 3. */
 	kprobe_text_unlock();
@@ -217,12 +217,12 @@ static int kprobe_batch_commit_unlock(void)
 	return ret;
 }
 
-/* site_update_text_locked() for one site, committed. */
+/* site_write_text_locked() for one site, committed. */
 static int site_sync_armed_locked(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
 	kprobe_text_lock();
-	site_update_text_locked(site);
+	site_write_text_locked(site);
 	return kprobe_batch_commit_unlock();
 }
 
@@ -281,7 +281,7 @@ bool kprobe_registered(struct kprobe *p)
  * Create and hash the site for @addr: check the address, let the arch
  * decode the instruction and prepare its copy.  Nothing is armed yet.
  */
-static struct kprobe_site *site_create_locked(kprobe_opcode_t *addr)
+static struct kprobe_site *site_create_text_locked(kprobe_opcode_t *addr)
 {
 	struct kprobe_site *site;
 	struct module *mod = NULL;
@@ -298,13 +298,13 @@ static struct kprobe_site *site_create_locked(kprobe_opcode_t *addr)
 	INIT_LIST_HEAD(&site->dirty);
 	INIT_LIST_HEAD(&site->opt_link);
 
-	ret = kprobe_check_address_locked((unsigned long)addr, &mod);
+	ret = kprobe_check_address_text_locked((unsigned long)addr, &mod);
 	if (!ret && kprobe_ftrace_addr((unsigned long)addr)) {
 		/* Nothing to decode: ftrace owns the call there. */
 		site->on_ftrace = true;
 	} else if (!ret) {
 		/* An optimized jump over @addr goes before we look at it. */
-		kprobe_opt_clear_region_locked((unsigned long)addr);
+		kprobe_opt_clear_region_text_locked((unsigned long)addr);
 		ret = arch_prepare_kprobe_site(site);
 	}
 
@@ -386,7 +386,7 @@ static int register_kprobe_text_locked(struct kprobe *p)
 	/* 4. Join the site at @addr, or create it. */
 	site = get_kprobe_site(addr);
 	if (!site) {
-		site = site_create_locked(addr);
+		site = site_create_text_locked(addr);
 		if (IS_ERR(site))
 			return PTR_ERR(site);
 	}
@@ -405,7 +405,7 @@ static int register_kprobe_text_locked(struct kprobe *p)
 	list_add_tail_rcu(&p->list, jprobe ? &jprobe->list : &site->probes);
 	if (!kprobe_disabled(p))
 		site_count_enabled_locked(site, p, 1);
-	site_update_text_locked(site);
+	site_write_text_locked(site);
 	return 0;
 }
 
@@ -448,7 +448,7 @@ static void kprobe_detach_text_locked(struct kprobe *p,
 	if (!kprobe_disabled(p))
 		site_count_enabled_locked(site, p, -1);
 	list_del_rcu(&p->list);
-	site_update_text_locked(site);
+	site_write_text_locked(site);
 	if (!list_empty(&site->probes))
 		return;
 
@@ -761,7 +761,7 @@ int kprobes_update_all_locked(void)
 	kprobe_text_lock();
 	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
 		hlist_for_each_entry(site, &kprobe_table[i], node)
-			site_update_text_locked(site);
+			site_write_text_locked(site);
 	}
 	return kprobe_batch_commit_unlock();
 }

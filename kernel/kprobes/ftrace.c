@@ -2,8 +2,9 @@
 /*
  * Kprobes core: probes on ftrace call sites.
  *
- * With the function tracer built in, the first instruction of a traced
- * function (after ENDBR) is a 5-byte call to ftrace, which ftrace itself
+ * With the function tracer built in, a traced function starts (after
+ * any entry marker the arch skips, see arch_adjust_kprobe_addr()) with a
+ * call to ftrace, MCOUNT_INSN_SIZE bytes long, which ftrace itself
  * rewrites.  A probe there is never armed with a breakpoint: its site is
  * attached to one of two ftrace_ops of ours, whose handler runs the
  * site's probes in the function's context.  The handlers see what a

@@ -157,17 +157,30 @@ static void site_count_miss(struct kprobe_site *site)
 NOKPROBE_SYMBOL(site_count_miss);
 
 /*
+ * How a hit came in, for the steps below.  Every entry point passes
+ * constants (HIT_POST aside), so that each inlined copy of a step keeps
+ * only its own branches.
+ */
+enum hit_how {
+	HIT_FIRST	= BIT(0),	/* this CPU processes no other hit */
+	HIT_NESTED	= BIT(1),	/* inside a handler: no handler runs */
+	HIT_DETOUR	= BIT(2),	/* through an optimized site's jump */
+	HIT_FTRACE	= BIT(3),	/* from ftrace: the call is over */
+	HIT_POST	= BIT(4),	/* a post handler runs afterwards */
+};
+
+/*
  * Step 1.  Return: true when a pre handler took over regs->ip.  That ends
  * the hit, except a jprobe's: its mirror runs with the hit still open
- * (jprobe.c); for a @first hit the frame is popped here already (done
+ * (jprobe.c); for a HIT_FIRST hit the frame is popped here already (done
  * inside the loop, it keeps a flag out of the registers that live across
  * the handler calls).  A jprobe needs the breakpoint path: one that
  * joined an optimized site misses the hits that come through the jump
- * (@detour) until the jump is taken out.
+ * (HIT_DETOUR) until the jump is taken out.
  */
 static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
-					 struct pt_regs *regs, bool detour,
-					 bool first)
+					 struct pt_regs *regs,
+					 unsigned int how)
 {
 	struct kprobe *p;
 
@@ -176,13 +189,14 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 			continue;
 		if (!p->pre_handler)
 			continue;
-		if (detour && kprobe_pre_is_jprobe(p)) {
+		if ((how & HIT_DETOUR) && kprobe_pre_is_jprobe(p)) {
 			p->nmissed++;
 			continue;
 		}
 		__this_cpu_write(current_kprobe, p);
 		if (p->pre_handler(p, regs)) {
-			if (first && frame_first()->status != KPROBE_HIT_JPROBE)
+			if ((how & HIT_FIRST) &&
+			    frame_first()->status != KPROBE_HIT_JPROBE)
 				frame_pop_first();
 			return true;
 		}
@@ -203,18 +217,15 @@ static nokprobe_inline void site_run_post(struct kprobe_site *site,
 	}
 }
 
-/* Will a post handler have to run after the instruction? */
-static nokprobe_inline bool site_wants_post(struct kprobe_site *site)
+/* HIT_POST if a post handler will have to run after the instruction. */
+static nokprobe_inline unsigned int site_wants_post(struct kprobe_site *site)
 {
-	return READ_ONCE(site->nr_post);
+	return READ_ONCE(site->nr_post) ? HIT_POST : 0;
 }
 
 /*
- * Step 2 of a hit: execute the original instruction.  @post: a post
- * handler will have to run afterwards.  @nested: the hit runs no handler
- * of any kind.  @ftrace: the site is an ftrace call site.  (The last two
- * are constants for each entry point, so that each inlined copy keeps
- * only its own branches.)
+ * Step 2 of a hit: execute the original instruction.  @how: HIT_POST,
+ * HIT_NESTED and HIT_FTRACE matter here.
  *
  * When no post handler will run, the arch may "boost": send the CPU
  * through the instruction and straight on, without coming back here.
@@ -228,13 +239,14 @@ static nokprobe_inline bool site_wants_post(struct kprobe_site *site)
  * ended here.
  */
 static nokprobe_inline bool hit_step(struct kprobe_frame *f,
-				     struct pt_regs *regs, bool post,
-				     bool nested, bool ftrace)
+				     struct pt_regs *regs, unsigned int how)
 {
 	struct kprobe_site *site = f->site;
+	bool post = how & HIT_POST;
+	bool nested = how & HIT_NESTED;
 	bool boost = true;
 
-	if (ftrace) {
+	if (how & HIT_FTRACE) {
 		instruction_pointer_set(regs, kprobe_ftrace_next_ip(site));
 		if (!post)
 			return true;
@@ -270,21 +282,22 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 }
 
 /*
- * The three steps of a hit on a CPU that processes no other.  Return:
- * true when a pre handler took over regs->ip.
+ * The three steps of a hit on a CPU that processes no other; @how: 0 or
+ * HIT_FTRACE.  Return: true when a pre handler took over regs->ip.
  */
 static nokprobe_inline bool hit_first(struct kprobe_site *site,
-				      struct pt_regs *regs, bool ftrace)
+				      struct pt_regs *regs, unsigned int how)
 {
 	struct kprobe_frame *f;
 
+	how |= HIT_FIRST;
 	/* 1. The pre handlers. */
 	frame_push_first(site);
-	if (site_run_pre(site, regs, false, true))
+	if (site_run_pre(site, regs, how))
 		return true;
 	/* 2. The instruction; 3. at once when nothing comes back for it. */
 	f = frame_first();
-	if (hit_step(f, regs, site_wants_post(f->site), false, ftrace))
+	if (hit_step(f, regs, how | site_wants_post(f->site)))
 		frame_pop_first();
 	return false;
 }
@@ -301,7 +314,7 @@ static noinline int hit_nested(struct kprobe_site *site, struct pt_regs *regs)
 	if (!f)
 		return 0;
 	site_count_miss(site);
-	if (hit_step(f, regs, false, true, false))
+	if (hit_step(f, regs, HIT_NESTED))
 		frame_pop(f);
 	kprobe_count_trap();
 	return 1;
@@ -337,8 +350,11 @@ NOKPROBE_SYMBOL(breakpoint_gone);
  */
 void kprobe_hit_step(struct kprobe_frame *f, struct pt_regs *regs)
 {
-	if (hit_step(f, regs, site_wants_post(f->site), false,
-		     kprobe_site_on_ftrace(f->site)))
+	unsigned int how = site_wants_post(f->site);
+
+	if (kprobe_site_on_ftrace(f->site))
+		how |= HIT_FTRACE;
+	if (hit_step(f, regs, how))
 		frame_pop(f);
 }
 
@@ -369,7 +385,7 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 		return breakpoint_gone(addr, regs);
 	if (unlikely(kprobe_running()))
 		return hit_nested(site, regs);
-	hit_first(site, regs, false);
+	hit_first(site, regs, 0);
 	kprobe_count_trap();
 	return 1;
 }
@@ -406,7 +422,7 @@ bool __kprobes kprobe_site_hit_optimized(struct kprobe_site *site,
 	frame_push_first(site);
 	instruction_pointer_set(regs, (unsigned long)site->addr +
 				      KPROBE_BREAKPOINT_SIZE);
-	took_over = site_run_pre(site, regs, true, false);
+	took_over = site_run_pre(site, regs, HIT_DETOUR);
 	frame_pop_first();
 out:
 	preempt_enable_notrace();
@@ -457,7 +473,7 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	}
 	orig_ip = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip + KPROBE_BREAKPOINT_SIZE);
-	if (!hit_first(site, regs, true))
+	if (!hit_first(site, regs, HIT_FTRACE))
 		instruction_pointer_set(regs, orig_ip);
 out:
 	ftrace_test_recursion_unlock(bit);
@@ -497,15 +513,18 @@ void kprobe_frame_abort(struct kprobe_frame *f)
 NOKPROBE_SYMBOL(kprobe_frame_abort);
 
 /**
- * kprobe_site_fault - offer a fault to the probes' fault handlers
- * @site: the site whose instruction (or handler) faulted
- * @regs: the faulting context
+ * kprobe_fault_in_step - the probed instruction faulted out of line
+ * @site: the site whose instruction faulted
+ * @regs: the faulting context, already put back at the probed address
  * @trapnr: the trap number
+ *
+ * Offers the fault to the fault handlers of the site's enabled probes,
+ * in registration order, until one of them handles it.
  *
  * Return: 1 if some enabled probe's fault handler handled it, else 0.
  */
-int kprobe_site_fault(struct kprobe_site *site, struct pt_regs *regs,
-		      int trapnr)
+int kprobe_fault_in_step(struct kprobe_site *site, struct pt_regs *regs,
+			 int trapnr)
 {
 	struct kprobe *p;
 
@@ -518,16 +537,16 @@ int kprobe_site_fault(struct kprobe_site *site, struct pt_regs *regs,
 	return 0;
 }
 
-NOKPROBE_SYMBOL(kprobe_site_fault);
+NOKPROBE_SYMBOL(kprobe_fault_in_step);
 
 /**
- * kprobe_handler_fault - offer a fault inside a handler to its probe
+ * kprobe_fault_in_handler - a probe's own handler faulted
  * @regs: the faulting context
  * @trapnr: the trap number
  *
  * Return: 1 if the running probe's fault handler handled it, else 0.
  */
-int kprobe_handler_fault(struct pt_regs *regs, int trapnr)
+int kprobe_fault_in_handler(struct pt_regs *regs, int trapnr)
 {
 	struct kprobe *p = kprobe_running();
 
@@ -537,7 +556,7 @@ int kprobe_handler_fault(struct pt_regs *regs, int trapnr)
 	return p->fault_handler(p, regs, trapnr);
 }
 
-NOKPROBE_SYMBOL(kprobe_handler_fault);
+NOKPROBE_SYMBOL(kprobe_fault_in_handler);
 
 /**
  * kprobe_busy_begin - make probes hit from now on count as missed
@@ -568,7 +587,8 @@ NOKPROBE_SYMBOL(kprobe_busy_end);
  * kprobe_trap_count - breakpoint traps kprobes handled, on all CPUs
  *
  * Lets tests check which path a hit took: a boosted hit costs one trap,
- * a stepped one two.
+ * a stepped one two.  Counts only when the KUnit suites are configured
+ * (CONFIG_KPROBES_SANITY_TEST): see kprobe_count_trap().
  *
  * Return: the sum of the per-CPU counts.
  */

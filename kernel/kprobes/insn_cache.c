@@ -5,10 +5,10 @@
  * Two caches hand out slots: one for the copies of probed instructions
  * (KPROBE_SLOT_SIZE bytes each) and, with jump optimization, one for the
  * detour buffers of optimized probes (KPROBE_DETOUR_SIZE bytes each).
- * Slots are carved from pages that execmem hands out for EXECMEM_KPROBES
- * (close enough to kernel text for 32-bit relative addressing on x86).
- * A page is read-only and executable from the moment it is allocated;
- * the arch writes slots with its text-poking primitive.
+ * Slots are carved from pages the architecture hands out
+ * (arch_alloc_kprobe_slot_page()): close enough to kernel text for its
+ * jumps back, read-only and executable from the moment they exist.  The
+ * arch writes slots with its text-poking primitive.
  *
  * Allocation and freeing happen under the kprobe mutex.  An instruction
  * slot is freed only after a grace period has passed since its site was
@@ -30,8 +30,6 @@
  * those still empty a second later.
  */
 #include <linux/kprobes.h>
-#include <linux/execmem.h>
-#include <linux/set_memory.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/bitmap.h>
@@ -107,12 +105,11 @@ static struct slot_page *slot_page_new(struct slot_cache *c)
 	pg = kzalloc(sizeof(*pg), GFP_KERNEL);
 	if (!pg)
 		return NULL;
-	pg->base = execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+	pg->base = arch_alloc_kprobe_slot_page();
 	if (!pg->base) {
 		kfree(pg);
 		return NULL;
 	}
-	set_memory_rox((unsigned long)pg->base, 1);
 	list_add_rcu(&pg->node, &c->pages);
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
 			   (unsigned long)pg->base, PAGE_SIZE, false, c->sym);
@@ -125,7 +122,7 @@ static void slot_page_free(struct slot_cache *c, struct slot_page *pg)
 	list_del_rcu(&pg->node);
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
 			   (unsigned long)pg->base, PAGE_SIZE, true, c->sym);
-	execmem_free(pg->base);
+	arch_free_kprobe_slot_page(pg->base);
 	kfree_rcu(pg, rcu);
 }
 

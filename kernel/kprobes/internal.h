@@ -6,12 +6,20 @@
 #define _KERNEL_KPROBES_INTERNAL_H
 
 #include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/seq_file.h>
 #include <linux/ftrace.h>
 #include <linux/hash.h>
 
 struct module;
 
+/*
+ * Lock context in names: a function whose name ends in _locked is called
+ * with kprobe_mutex held; one ending in _text_locked also with the text
+ * lock (kprobe_text_lock()), which nests inside it.  Each asserts what
+ * its name says (for _text_locked: the text lock).  Functions without
+ * either suffix take what they need.
+ */
 extern struct mutex kprobe_mutex;
 
 /* core.c */
@@ -76,13 +84,13 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 
 /* opt.c: jump optimization; text lock held unless said otherwise */
 #ifdef CONFIG_OPTPROBES
-void kprobe_opt_commit_locked(struct list_head *dirty);
-void kprobe_opt_clear_region_locked(unsigned long addr);
+void kprobe_opt_commit_text_locked(struct list_head *dirty);
+void kprobe_opt_clear_region_text_locked(unsigned long addr);
 void kprobe_opt_kill_locked(struct kprobe_site *site);	/* mutex only */
 void kprobe_opt_free_site_locked(struct kprobe_site *site);	/* mutex only */
 #else
-static inline void kprobe_opt_commit_locked(struct list_head *dirty) { }
-static inline void kprobe_opt_clear_region_locked(unsigned long addr) { }
+static inline void kprobe_opt_commit_text_locked(struct list_head *dirty) { }
+static inline void kprobe_opt_clear_region_text_locked(unsigned long addr) { }
 static inline void kprobe_opt_kill_locked(struct kprobe_site *site) { }
 /* Never called: only opt.c sets &kprobe_site.opt_used. */
 static inline void kprobe_opt_free_site_locked(struct kprobe_site *site) { }
@@ -128,7 +136,7 @@ static inline unsigned long kprobe_ftrace_next_ip(struct kprobe_site *site)
 /* address.c */
 kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
 				     unsigned long offset, bool *on_entry);
-int kprobe_check_address_locked(unsigned long addr, struct module **modp);
+int kprobe_check_address_text_locked(unsigned long addr, struct module **modp);
 
 /* blacklist.c; the vmlinux _kprobe_blacklist section is init data */
 extern unsigned long __start_kprobe_blacklist[];
@@ -138,5 +146,23 @@ int kprobe_blacklist_init(void);
 void kprobe_blacklist_add_module_locked(struct module *mod);
 void kprobe_blacklist_remove_module_locked(struct module *mod);
 void kprobe_blacklist_show(struct seq_file *m, bool show_addr);
+
+/*
+ * For the KUnit suites (kernel/kprobes/tests/) only: breakpoint traps
+ * counted by kprobe_count_trap(), and the debug.kprobes-optimization
+ * switch.
+ */
+unsigned long kprobe_trap_count(void);
+#ifdef CONFIG_OPTPROBES
+void kprobes_set_optimization(bool on);
+bool kprobes_optimization_enabled(void);
+#else
+static inline void kprobes_set_optimization(bool on) { }
+
+static inline bool kprobes_optimization_enabled(void)
+{
+	return false;
+}
+#endif
 
 #endif /* _KERNEL_KPROBES_INTERNAL_H */

@@ -37,12 +37,6 @@
 /* Instances per probe when the caller leaves maxactive <= 0. */
 #define KRETPROBE_DEFAULT_INSTANCES(ncpus)	max(64, 8 * (ncpus))
 
-/* Functions whose return cannot be hooked: they switch stacks. */
-static const char * const kretprobe_refused[] = {
-	"__switch_to",
-	"__switch_to_asm",
-};
-
 static struct kprobe kretprobe_busy;
 
 static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs);
@@ -123,7 +117,8 @@ NOKPROBE_SYMBOL(kretprobe_entry);
 /**
  * kretprobe_trampoline_handler - a hooked function returned
  * @regs: registers at the return, built by the trampoline
- * @frame: the stack slot the return address was taken from
+ * @frame: which call returned, in the value arch_kretprobe_hook() gave
+ *	the instance
  *
  * Called by the architecture's trampoline on the returning task.  Drops
  * instances left behind by frames that were unwound without returning,
@@ -132,7 +127,7 @@ NOKPROBE_SYMBOL(kretprobe_entry);
  * Return: the real return address.
  */
 unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
-					   unsigned long *frame)
+					   unsigned long frame)
 {
 	struct llist_head *chain = &current->kretprobe_instances;
 	struct kretprobe_instance *ri;
@@ -147,7 +142,7 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	for (;;) {
 		ri = llist_entry(chain->first, struct kretprobe_instance, llist);
 		if (WARN_ON_ONCE(!chain->first))
-			panic("kretprobe: return address for %px lost\n", frame);
+			panic("kretprobe: return address for frame %lx lost\n", frame);
 		chain->first = ri->llist.next;
 		if (ri->frame == frame)
 			break;
@@ -175,7 +170,8 @@ NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
 /**
  * kretprobe_find_ret_addr - the real return address behind a trampoline
  * @tsk: the task whose stack is being unwound
- * @frame: the stack slot that holds the trampoline address
+ * @frame: where the unwinder found the trampoline's address (the value
+ *	arch_kretprobe_hook() identifies the call by)
  * @cur: unwinder cursor (reset to NULL by the unwinder; unused here)
  *
  * A task that runs on another CPU pushes and pops its chain meanwhile;
@@ -196,7 +192,7 @@ unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
 	for (node = READ_ONCE(tsk->kretprobe_instances.first); node;
 	     node = READ_ONCE(node->next)) {
 		ri = llist_entry(node, struct kretprobe_instance, llist);
-		if ((unsigned long)ri->frame == frame) {
+		if (ri->frame == frame) {
 			*cur = node;
 			return (unsigned long)ri->ret_addr;
 		}
@@ -237,19 +233,14 @@ static int pool_release(struct objpool_head *head, void *context)
 	return 0;
 }
 
+/* May the function @addr is the entry of not be return-probed? */
 static bool refused_function(kprobe_opcode_t *addr)
 {
-	unsigned long func, off;
-	unsigned int i;
+	unsigned long off;
 
 	if (!kallsyms_lookup_size_offset((unsigned long)addr, NULL, &off))
 		return false;
-	func = (unsigned long)addr - off;
-	for (i = 0; i < ARRAY_SIZE(kretprobe_refused); i++) {
-		if (kallsyms_lookup_name(kretprobe_refused[i]) == func)
-			return true;
-	}
-	return false;
+	return arch_kretprobe_refuses((unsigned long)addr - off);
 }
 
 static int kretprobe_check(struct kretprobe *rp)

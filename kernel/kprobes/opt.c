@@ -36,7 +36,7 @@
  * synchronize.  The detour may still hold a preempted task, so it is
  * freed by the optimizer after its next wait (kprobe_detour_free_deferred).
  * Registering a probe inside an optimized region unoptimizes the site
- * first (kprobe_opt_clear_region_locked()).
+ * first (kprobe_opt_clear_region_text_locked()).
  *
  * A detour calls in with its site.  A task preempted in a detour before
  * the call may resume after the site went, so a site that has had a
@@ -128,7 +128,7 @@ bool kprobe_opt_region_taken(unsigned long addr, int len)
 }
 
 /* Step 1: build the detour and queue the site. */
-static void site_queue_locked(struct kprobe_site *site)
+static void site_queue_text_locked(struct kprobe_site *site)
 {
 	int ret;
 
@@ -166,7 +166,7 @@ static void site_retire_locked(struct kprobe_site *site)
 }
 
 /* Take the jump of one optimized site out, synchronizing on the way. */
-static void site_unoptimize_now_locked(struct kprobe_site *site)
+static void site_unoptimize_now_text_locked(struct kprobe_site *site)
 {
 	lockdep_assert_held(&text_mutex);
 	arch_unoptimize_kprobe_head(site);
@@ -178,7 +178,7 @@ static void site_unoptimize_now_locked(struct kprobe_site *site)
 /*
  * Blocked sites whose region may have held @addr's site get another
  * look.  Sites that go have left opt_blocked already (step 1 of
- * kprobe_opt_commit_locked()), so a batch that removes a crowd of
+ * kprobe_opt_commit_text_locked()), so a batch that removes a crowd of
  * probes that blocked each other scans only the blocked sites that stay.
  */
 static void mark_blocked_dirty(unsigned long addr)
@@ -193,14 +193,14 @@ static void mark_blocked_dirty(unsigned long addr)
 }
 
 /**
- * kprobe_opt_clear_region_locked - a new site is about to go at @addr
+ * kprobe_opt_clear_region_text_locked - a new site is about to go at @addr
  * @addr: the new site's address
  *
  * A site optimized (or about to be) over @addr is unoptimized now, before
  * @addr is decoded or armed.  It is looked at again at the next commit,
  * when the arch sees the new site in its way.
  */
-void kprobe_opt_clear_region_locked(unsigned long addr)
+void kprobe_opt_clear_region_text_locked(unsigned long addr)
 {
 	struct kprobe_site *q;
 	int d;
@@ -212,7 +212,7 @@ void kprobe_opt_clear_region_locked(unsigned long addr)
 		    !arch_kprobe_opt_covers(q, addr))
 			continue;
 		if (q->opt == KPROBE_OPT_DONE)
-			site_unoptimize_now_locked(q);
+			site_unoptimize_now_text_locked(q);
 		site_retire_locked(q);
 		kprobe_site_mark_dirty_locked(q);
 	}
@@ -233,7 +233,7 @@ void kprobe_opt_kill_locked(struct kprobe_site *site)
 }
 
 /**
- * kprobe_opt_commit_locked - act on the sites a batch touched
+ * kprobe_opt_commit_text_locked - act on the sites a batch touched
  * @dirty: the sites, linked by &struct kprobe_site.dirty
  *
  * Called by the core at the end of every batch of text changes, after it
@@ -241,7 +241,7 @@ void kprobe_opt_kill_locked(struct kprobe_site *site)
  * sharing each synchronization; sites that now qualify are queued for the
  * optimizer and sites that no longer do leave its queue.
  */
-void kprobe_opt_commit_locked(struct list_head *dirty)
+void kprobe_opt_commit_text_locked(struct list_head *dirty)
 {
 	struct kprobe_site *site, *tmp;
 	LIST_HEAD(undo);		/* DONE sites losing their jump */
@@ -301,7 +301,7 @@ void kprobe_opt_commit_locked(struct list_head *dirty)
 		switch (site->opt) {
 		case KPROBE_OPT_NONE:
 			if (want)
-				site_queue_locked(site);
+				site_queue_text_locked(site);
 			else
 				list_del_init(&site->opt_link);	/* off opt_blocked */
 			break;

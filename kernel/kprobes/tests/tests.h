@@ -10,6 +10,8 @@
 #include <linux/kprobes.h>
 #include <kunit/test.h>
 
+#include "../internal.h"
+
 extern int (*kpt_target)(int x);	/* returns x + 1 */
 extern int (*kpt_other)(int x);		/* returns x + 2 */
 extern int (*kpt_inner)(int x);		/* returns x * 2 */

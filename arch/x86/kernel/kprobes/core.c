@@ -260,13 +260,13 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 		nested = f->status == KPROBE_REENTER;
 		rewind_step(f, regs);
 		/* A nested hit runs no handler, not even a fault handler. */
-		if (!nested && kprobe_site_fault(site, regs, trapnr))
+		if (!nested && kprobe_fault_in_step(site, regs, trapnr))
 			return 1;
 		return fixup_rewound(regs, trapnr);
 	case KPROBE_HIT_ACTIVE:
 	case KPROBE_HIT_SSDONE:
 	case KPROBE_HIT_JPROBE:
-		return kprobe_handler_fault(regs, trapnr);
+		return kprobe_fault_in_handler(regs, trapnr);
 	}
 	return 0;
 }

@@ -5,30 +5,35 @@
  * The first byte of a probed instruction becomes INT3, so on every hit
  * the instruction has to run somewhere else.  There are two ways:
  *
- *   out of line  A copy sits in an executable slot, followed by a second
- *                INT3.  The breakpoint handler returns into the slot with
- *                interrupts off; the copy runs, the second INT3 traps,
- *                and the handler sends the CPU on to the instruction
- *                after the probed one.  A RIP-relative operand in the
- *                copy is re-aimed at the data the original addresses.
  *   emulated     Instructions whose effect depends on where they run
- *                (relative branches, calls, returns, indirect branches),
- *                or on the interrupt flag that the slot runs without
- *                (CLI, STI, PUSHF), are carried out on the trapped
- *                registers by emulate.c.
+ *                (relative jumps, Jcc, LOOP/JRCXZ, calls, returns,
+ *                indirect branches) or on the interrupt flag (CLI, STI,
+ *                PUSHF, POPF) are carried out on the trapped registers
+ *                by emulate.c.  Nothing that can enable interrupts ever
+ *                runs in a slot.
+ *   out of line  Everything else runs as a copy in an executable slot,
+ *                with a RIP-relative operand re-aimed at the data the
+ *                original addresses.  A slot holds three copies (see
+ *                KPROBE_SLOT_* in <asm/kprobes.h>): one for hits with
+ *                post handlers, which comes back to kprobes through the
+ *                step trampoline (step.S), or through a second INT3
+ *                when the instruction is not boostable; and two
+ *                "boosted" ones that jump straight on to the next
+ *                instruction, one of them ending in STI; JMP.
  *
  * Why a second INT3 and not the trap flag: this kernel's #DB handler does
- * not call into kprobes, and INT3 needs no debug-register state.  The
- * cost is one more trap per hit, which is only paid when it is needed:
- * when no post handler has to run after the instruction, the copy is
- * "boosted" and jumps straight back to the next instruction instead.
- * Either way no task is ever scheduled away inside a slot (interrupts
- * are off there, except in boosted copies on kernels that cannot preempt
- * the kernel), so one RCU grace period covers slot reuse.
+ * not call into kprobes, and INT3 needs no debug-register state.  Only a
+ * hit with post handlers on an instruction that is not boostable (one
+ * with an exception-table entry) pays that second trap.
+ *
+ * No task is ever scheduled away inside a slot: the copies that come
+ * back run with interrupts off, and so do boosted ones on preemptible
+ * kernels (see boost_entry() in core.c).  One RCU grace period after a
+ * site went, its slot is free.
  *
  * A table indexed by opcode says which way an instruction goes, or that
- * it cannot be probed at all (it traps, halts, switches privilege, or
- * would never come back from the slot).
+ * it cannot be probed at all (it traps by design, halts, switches
+ * privilege, or would never come back from the slot).
  */
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>

@@ -3,9 +3,9 @@
  * x86 kprobes: emulation of the instructions that cannot run elsewhere.
  *
  * Relative jumps and calls, returns and indirect branches compute or
- * push addresses from where they execute, and CLI/STI/PUSHF see the
- * interrupt flag that kprobes clears while an instruction runs out of
- * line.  These are carried out here, on the trapped registers, in the
+ * push addresses from where they execute, and CLI/STI/PUSHF/POPF read or
+ * write the interrupt flag that kprobes clears while an instruction runs
+ * out of line.  These are carried out here, on the trapped registers, in the
  * breakpoint handler.  @addr is the probed address; the instruction's
  * successor is @addr + @ai->len.
  *

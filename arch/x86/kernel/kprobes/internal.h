@@ -6,6 +6,7 @@
 #define _X86_KERNEL_KPROBES_INTERNAL_H
 
 #include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 
 /* emulate.c: one routine per kind of instruction that must not move. */
 void kprobe_emulate_jmp(const struct arch_specific_insn *ai,

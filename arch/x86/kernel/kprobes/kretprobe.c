@@ -10,6 +10,7 @@
  */
 #include <linux/kprobes.h>
 #include <asm/ptrace.h>
+#include <asm/switch_to.h>
 
 #include "internal.h"
 
@@ -23,11 +24,26 @@ void arch_kretprobe_hook(struct kretprobe_instance *ri, struct pt_regs *regs)
 	unsigned long *slot = (unsigned long *)kernel_stack_pointer(regs);
 
 	ri->ret_addr = (kprobe_opcode_t *)*slot;
-	ri->frame = slot;
+	ri->frame = (unsigned long)slot;
 	*slot = (unsigned long)kretprobe_trampoline;
 }
 
 NOKPROBE_SYMBOL(arch_kretprobe_hook);
+
+/**
+ * arch_kretprobe_refuses - functions whose return cannot be diverted
+ * @func: the start of the function to be return-probed
+ *
+ * The context switch returns on another task's stack: the return address
+ * a hook saved on one stack would be looked up on the other's.
+ *
+ * Return: true for __switch_to() and __switch_to_asm().
+ */
+bool arch_kretprobe_refuses(unsigned long func)
+{
+	return func == (unsigned long)__switch_to ||
+	       func == (unsigned long)__switch_to_asm;
+}
 
 /**
  * is_kretprobe_trampoline - does a return address point at the trampoline?
@@ -53,7 +69,7 @@ __visible unsigned long x86_kretprobe_return(struct pt_regs *regs)
 
 	/* The trampoline could not know the stack pointer at the return. */
 	regs->sp = (unsigned long)(frame + 1);
-	ret = kretprobe_trampoline_handler(regs, frame);
+	ret = kretprobe_trampoline_handler(regs, (unsigned long)frame);
 	*frame = ret;
 	return ret;
 }

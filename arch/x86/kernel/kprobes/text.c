@@ -32,7 +32,9 @@
  * probed text.
  */
 #include <linux/kprobes.h>
+#include <linux/execmem.h>
 #include <linux/memory.h>
+#include <linux/set_memory.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -305,4 +307,32 @@ void arch_kprobe_text_sync(void)
 {
 	x86_kprobe_text_flush();
 	text_poke_sync();
+}
+
+/**
+ * arch_alloc_kprobe_slot_page - a page for out-of-line slots or detours
+ *
+ * execmem places EXECMEM_KPROBES pages within reach of a rel32 jump from
+ * kernel and module text, which is how slots and detours return.  The
+ * page is made read-only and executable before anything is written to
+ * it: slots are written with text_poke() like the rest of the text.
+ *
+ * Return: the page, or NULL.
+ */
+void *arch_alloc_kprobe_slot_page(void)
+{
+	void *page = execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+
+	if (page)
+		set_memory_rox((unsigned long)page, 1);
+	return page;
+}
+
+/**
+ * arch_free_kprobe_slot_page - give back a page of slots
+ * @page: from arch_alloc_kprobe_slot_page(); no CPU executes in it
+ */
+void arch_free_kprobe_slot_page(void *page)
+{
+	execmem_free(page);
 }

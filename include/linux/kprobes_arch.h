@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef _LINUX_KPROBES_ARCH_H
+#define _LINUX_KPROBES_ARCH_H
+/*
+ * The contract between the generic kprobes core (kernel/kprobes/) and an
+ * architecture's backend (arch/<arch>/kernel/kprobes/), in one place.
+ * Only those two include this header; everyone else uses <linux/kprobes.h>.
+ *
+ * 1. <asm/kprobes.h> defines, with CONFIG_KPROBES:
+ *	kprobe_opcode_t		the unit of instruction text
+ *	struct arch_specific_insn
+ *				the arch's copy of one probed instruction,
+ *				embedded in &struct kprobe_site
+ *	KPROBE_BREAKPOINT_INSN	the breakpoint opcode
+ *	KPROBE_BREAKPOINT_SIZE	how far past the probed address the trap
+ *				leaves the instruction pointer
+ *	KPROBE_SLOT_SIZE	bytes of one out-of-line instruction slot: at
+ *				least 64, a power of two
+ *   and with CONFIG_OPTPROBES:
+ *	KPROBE_DETOUR_SIZE	bytes of one detour buffer (same rules)
+ *	KPROBE_OPT_MAX_REGION	the most bytes, counted from the probed
+ *				address, that an optimized site's jump may
+ *				cover; the core refuses to let another
+ *				probe's site into that range while the jump
+ *				is there (see arch_kprobe_opt_covers())
+ *
+ * 2. The arch implements every arch_*() hook declared below: there are
+ *    no weak defaults.
+ *
+ * 3. The core provides the services at the end for the arch's trap,
+ *    trampoline and detour code.
+ *
+ * Locking: hooks that change text run under kprobe_text_lock(), the
+ * others under the kprobe mutex, unless the hook's line says otherwise.
+ * Lookups and hits never take a lock.
+ */
+#include <linux/kprobes.h>
+
+#ifdef CONFIG_KPROBES
+
+/**
+ * struct kprobe_site - everything registered at one probed instruction
+ * @node: link in the probe hash table (RCU readers, kprobe mutex writers)
+ * @link: link on the gone list, or on a private list between unlinking
+ *	and freeing; never walked by RCU readers
+ * @addr: the probed instruction
+ * @probes: the &struct kprobe objects at @addr, linked by their @list
+ * @nr_enabled: how many of @probes are neither disabled nor gone
+ * @nr_post: how many of those have a post handler; read by the hit path
+ *	without the mutex, so a hit that races with a change may run a new
+ *	probe's pre handler but not yet its post handler
+ * @dirty: on the list of sites whose text a batch changes; kprobe mutex
+ * @opt_link: on the optimizer's queue or wait list, on its list of
+ *	sites blocked for now, or on a commit's list of jumps to take out;
+ *	kprobe mutex
+ * @armed: the breakpoint (or the optimized jump) is in the text
+ * @gone: the text under @addr was freed; the site left the hash table
+ * @opt: KPROBE_OPT_* state of jump optimization; written under the
+ *	kprobe mutex, read by the hit path through kprobe_site_via_detour()
+ * @opt_refused: the arch said this site can never be optimized
+ * @opt_used: the site has had a detour: once it goes, it is freed only
+ *	after the optimizer's next wait (a task preempted in the detour
+ *	may still call in with it)
+ * @on_ftrace: @addr is a function's ftrace call site: the site is armed
+ *	by attaching it to one of kprobes' ftrace_ops, never by a breakpoint,
+ *	and has no @ainsn
+ * @fops: the ftrace_ops whose calls run the site's probes, or NULL;
+ *	written under the kprobe mutex, read by the ftrace handler
+ * @fops_in: bit mask of kprobes' ftrace_ops whose filter holds @addr;
+ *	kprobe mutex
+ * @opcode: first byte of the original instruction, set by the arch
+ * @boost_to: set by the arch when a hit that runs nothing after the
+ *	instruction needs only to continue there (a boosted copy), so
+ *	the core can send it on without a call; NULL otherwise
+ * @ainsn: the architecture's copy of the instruction
+ *
+ * Shared between the generic core and the architecture code, which only
+ * reads @addr and owns @opcode, @boost_to and @ainsn.  The rest belongs to
+ * the core and is protected by the kprobe mutex.
+ */
+struct kprobe_site {
+	struct hlist_node node;
+	struct list_head link;
+	kprobe_opcode_t *addr;
+	struct list_head probes;
+	struct list_head dirty;
+	struct list_head opt_link;
+	unsigned int nr_enabled;
+	unsigned int nr_post;
+	bool armed;
+	bool gone;
+	u8 opt;
+	bool opt_refused;
+	bool opt_used;
+	bool on_ftrace;
+	u8 fops_in;
+	struct ftrace_ops *fops;
+	kprobe_opcode_t opcode;
+	kprobe_opcode_t *boost_to;
+	struct arch_specific_insn ainsn;
+};
+
+/*
+ * Values of &struct kprobe_site.opt.  Every state but NONE has a detour
+ * buffer, and a CPU that traps on the site's breakpoint continues through
+ * the detour's copy of the instructions, never into the original ones
+ * after the first: that is what lets the jump be written over them.
+ */
+#define KPROBE_OPT_NONE		0	/* plain breakpoint */
+#define KPROBE_OPT_QUEUED	1	/* detour built, optimizer to run */
+#define KPROBE_OPT_DONE		2	/* the jump is in the text */
+
+/* Must a hit at @site leave through the detour? (any context) */
+static inline bool kprobe_site_via_detour(struct kprobe_site *site)
+{
+	/* Pairs with the release that publishes a new detour (opt.c). */
+	return smp_load_acquire(&site->opt) != KPROBE_OPT_NONE;
+}
+
+/* Is @site armed through ftrace rather than by a breakpoint? */
+static inline bool kprobe_site_on_ftrace(struct kprobe_site *site)
+{
+	return IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && site->on_ftrace;
+}
+
+/*
+ * Hooks the architecture provides: probe sites and their text.
+ *
+ * arch_prepare_kprobe_site()	check @site->addr and fill @site->ainsn
+ *				(copy, decode, slot) and @site->boost_to;
+ *				text lock held
+ * arch_release_kprobe_site()	free what prepare allocated; no CPU can be
+ *				using the site any more
+ * arch_arm_kprobe_site()	write the breakpoint; text lock held
+ * arch_disarm_kprobe_site()	restore the original byte; text lock held
+ * arch_kprobe_text_sync()	make every text change asked for so far
+ *				visible to every CPU; text lock held.  The
+ *				core calls it once per batch of changes,
+ *				which the arch may hold back until then
+ * arch_kprobe_step()		execute the probed instruction for a hit
+ *				(exception context); true if nothing more
+ *				comes back (emulated, or boosted when the
+ *				core allows it), false if it will finish
+ *				when the copy comes back to the architecture
+ *				(a trap, a trampoline), which then calls
+ *				kprobe_step_done()
+ * arch_adjust_kprobe_addr()	move a function-entry address past entry
+ *				markers (x86: ENDBR64); says if on entry
+ * arch_within_kprobe_blacklist() text the architecture never lets be
+ *				probed; any context
+ * arch_populate_kprobe_blacklist() add architecture areas at boot
+ * arch_jprobe_stack_room()	bytes that may be read from @sp up to the
+ *				end of the stack it lies on; any context
+ * arch_alloc_kprobe_slot_page() one page for slots (or detours), mapped
+ *				read-only and executable, reachable from
+ *				the text the arch's slots jump back to
+ * arch_free_kprobe_slot_page() give such a page back
+ *
+ * The architecture also provides jprobe_return(), whose breakpoint its
+ * handler passes to kprobe_jprobe_return().
+ */
+int arch_prepare_kprobe_site(struct kprobe_site *site);
+void arch_release_kprobe_site(struct kprobe_site *site);
+void arch_arm_kprobe_site(struct kprobe_site *site);
+void arch_disarm_kprobe_site(struct kprobe_site *site);
+void arch_kprobe_text_sync(void);
+bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
+		      struct kprobe_frame *frame, bool boost);
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry);
+bool arch_within_kprobe_blacklist(unsigned long addr);
+int arch_populate_kprobe_blacklist(void);
+unsigned long arch_jprobe_stack_room(unsigned long sp);
+void *arch_alloc_kprobe_slot_page(void);
+void arch_free_kprobe_slot_page(void *page);
+
+/*
+ * Hooks the architecture provides: jump optimization (CONFIG_OPTPROBES).
+ * Text lock held, except for arch_kprobe_opt_covers() (kprobe mutex).
+ *
+ * arch_prepare_kprobe_opt()	check that the site's code allows a jump
+ *				and build its detour; -EAGAIN when only
+ *				another probe in the region (asked with
+ *				kprobe_opt_region_taken()) is in the way,
+ *				any other error means never
+ * arch_release_kprobe_opt()	hand the detour to the deferred free
+ * arch_optimize_kprobe_tail()	write all but the first byte of the jump
+ *				(the breakpoint stays in front of it)
+ * arch_optimize_kprobe_head()	replace the breakpoint by the jump opcode
+ * arch_unoptimize_kprobe_head() put the breakpoint back in front
+ * arch_unoptimize_kprobe_tail() restore the bytes behind the breakpoint
+ * arch_kprobe_opt_covers()	does the optimized @site's region, the
+ *				instructions its jump replaces, contain @addr?
+ *
+ * Each step is separated from the next one by arch_kprobe_text_sync().
+ * A detour calls kprobe_site_hit_optimized() with its site, which
+ * stays allocated until no task can be inside the detour any more.
+ */
+int arch_prepare_kprobe_opt(struct kprobe_site *site);
+void arch_release_kprobe_opt(struct kprobe_site *site);
+void arch_optimize_kprobe_tail(struct kprobe_site *site);
+void arch_optimize_kprobe_head(struct kprobe_site *site);
+void arch_unoptimize_kprobe_head(struct kprobe_site *site);
+void arch_unoptimize_kprobe_tail(struct kprobe_site *site);
+bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr);
+
+/*
+ * Hooks the architecture provides: return probes (CONFIG_KRETPROBES).
+ *
+ * arch_kretprobe_hook()	at a function's entry (handler context):
+ *				save the return address in @ri->ret_addr,
+ *				a value that identifies this call in
+ *				@ri->frame, and make the function return
+ *				to the arch's trampoline.  The trampoline
+ *				calls kretprobe_trampoline_handler() with
+ *				the same @frame value and returns to what
+ *				it gives back
+ * arch_kretprobe_refuses()	may the function that starts at @func not
+ *				be return-probed (it switches stacks, or
+ *				runs the trampoline's own code)?  kprobe
+ *				mutex held
+ */
+void arch_kretprobe_hook(struct kretprobe_instance *ri, struct pt_regs *regs);
+bool arch_kretprobe_refuses(unsigned long func);
+
+/*
+ * Services of the core for the architecture.  The first group runs in
+ * the breakpoint's exception context.
+ */
+struct kprobe_site *get_kprobe_site(kprobe_opcode_t *addr);
+int kprobe_breakpoint_hit(kprobe_opcode_t *addr, struct pt_regs *regs);
+void kprobe_step_done(struct kprobe_frame *f, struct pt_regs *regs);
+void kprobe_frame_abort(struct kprobe_frame *f);
+bool kprobe_jprobe_return(struct pt_regs *regs);
+int kprobe_fault_in_step(struct kprobe_site *site, struct pt_regs *regs,
+			 int trapnr);
+int kprobe_fault_in_handler(struct pt_regs *regs, int trapnr);
+
+DECLARE_PER_CPU(unsigned long, kprobe_traps);
+
+/*
+ * Account one breakpoint trap kprobes handled.  Only the KUnit suites
+ * read the count: without them this compiles to nothing.
+ */
+static __always_inline void kprobe_count_trap(void)
+{
+	if (IS_ENABLED(CONFIG_KPROBES_SANITY_TEST))
+		__this_cpu_inc(kprobe_traps);
+}
+
+/* Reached from a detour (CONFIG_OPTPROBES); preemption disabled. */
+bool kprobe_site_hit_optimized(struct kprobe_site *site,
+			       struct pt_regs *regs);
+/* Has a site with probes an address in (@addr, @addr + @len)?  Mutex. */
+bool kprobe_opt_region_taken(unsigned long addr, int len);
+
+/* Reached from the return trampoline (CONFIG_KRETPROBES). */
+unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
+					   unsigned long frame);
+
+/* Executable slots for out-of-line copies; kprobe mutex held. */
+kprobe_opcode_t *kprobe_slot_alloc(void);
+void kprobe_slot_free(kprobe_opcode_t *slot);
+kprobe_opcode_t *kprobe_detour_alloc(void);
+void kprobe_detour_free_deferred(kprobe_opcode_t *slot);
+bool kprobe_slots_gc_begin_locked(void);
+void kprobe_slots_gc_end_locked(void);
+
+/* The text lock, and the blacklist for the arch's boot-time areas. */
+void kprobe_text_lock(void);
+void kprobe_text_unlock(void);
+int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
+
+#endif /* CONFIG_KPROBES */
+#endif /* _LINUX_KPROBES_ARCH_H */
