@@ -783,37 +783,40 @@ static char kprobe_type_char(struct kprobe *p)
 	return kprobe_is_jprobe(p) ? 'j' : 'k';
 }
 
+/*
+ * One line per probe, laid out as the stock kernel lays it out, since
+ * scripts parse it: "<addr>  <type>  <sym>+0x<off>  <module or blank> "
+ * and the tags run together.  For a gone probe, kallsyms may still know
+ * the freed init text's symbol; a freed module's address prints bare
+ * (hidden like the first column).
+ */
 static void show_site(struct seq_file *m, struct kprobe_site *site,
 		      bool show_addr)
 {
+	void *addr = show_addr ? site->addr : NULL;
 	unsigned long off = 0;
-	struct kprobe *p;
 	char sym[KSYM_NAME_LEN];
 	char *modname = NULL;
+	struct kprobe *p;
 	bool named;
 
-	named = !site->gone &&
-		kallsyms_lookup((unsigned long)site->addr, NULL, &off, &modname,
-				sym);
+	named = kallsyms_lookup((unsigned long)site->addr, NULL, &off,
+				&modname, sym);
 	list_for_each_entry(p, &site->probes, list) {
-		seq_printf(m, "%px  %c  ", show_addr ? site->addr : NULL,
-			   kprobe_type_char(p));
 		if (named)
-			seq_printf(m, "%s+0x%lx%s%s%s", sym, off,
-				   modname ? "  [" : "", modname ?: "",
-				   modname ? "]" : "");
-		else if (p->symbol_name)
-			seq_printf(m, "%s+0x%x", p->symbol_name, p->offset);
+			seq_printf(m, "%px  %c  %s+0x%lx  %s ", addr,
+				   kprobe_type_char(p), sym, off,
+				   modname ?: " ");
 		else
-			seq_puts(m, "?");
-		/* As in stock, a gone probe is not also called disabled. */
-		if (kprobe_gone(p))
-			seq_puts(m, "  [GONE]");
-		else if (p->flags & KPROBE_FLAG_DISABLED)
-			seq_puts(m, "  [DISABLED]");
-		seq_printf(m, "%s%s\n",
-			   kprobe_optimized(p) ? "  [OPTIMIZED]" : "",
-			   kprobe_ftrace(p) ? "  [FTRACE]" : "");
+			seq_printf(m, "%px  %c  %pS ", addr,
+				   kprobe_type_char(p), addr);
+		/* A gone probe is not also called disabled. */
+		seq_printf(m, "%s%s%s%s\n",
+			   kprobe_gone(p) ? "[GONE]" : "",
+			   kprobe_disabled(p) && !kprobe_gone(p) ?
+			   "[DISABLED]" : "",
+			   kprobe_optimized(p) ? "[OPTIMIZED]" : "",
+			   kprobe_ftrace(p) ? "[FTRACE]" : "");
 	}
 }
 

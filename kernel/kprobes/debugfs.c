@@ -2,12 +2,15 @@
 /*
  * Kprobes core: /sys/kernel/debug/kprobes/
  *
- *   list       one line per registered probe:
- *              "<address>  <type>  <symbol>+<offset>  [<module>]  [tags]"
- *              type k (kprobe), r (return probe) or j (jprobe); tags
- *              [GONE], [DISABLED], [OPTIMIZED] and [FTRACE]
- *   enabled    "1" or "0"; writing 0 removes every breakpoint, 1 puts the
- *              breakpoints of enabled probes back
+ *   list       one line per registered probe, in the stock kernel's
+ *              layout (see show_site() in core.c):
+ *              "<address>  <type>  <symbol>+0x<offset>  <module> <tags>"
+ *              type k (kprobe), r (return probe) or j (jprobe); tags run
+ *              together: [GONE] (never with [DISABLED]), [DISABLED],
+ *              [OPTIMIZED], [FTRACE]
+ *   enabled    "1" or "0"; writing 0 takes every probe out of the text
+ *              (breakpoints, optimized jumps, ftrace attachments), 1
+ *              puts those of enabled probes back
  *   blacklist  "0x<start>-0x<end>\t<symbol>" per never-probe range
  *
  * The addresses in list and blacklist are zeros unless kallsyms would show

@@ -38,7 +38,7 @@ probe_hits() {  # probe_hits DEF EVENT: define, enable, fork, expect a hit
 }
 
 echo "KTAP version 1"
-echo "1..17"
+echo "1..18"
 check debugfs_list_readable cat $DBG/list
 check debugfs_enabled_is_1 grep -qx 1 $DBG/enabled
 check debugfs_blacklist_format sh -c "head -n 1 $DBG/blacklist | grep -Eq '^0x[0-9a-f]+-0x[0-9a-f]+[[:space:]]+[^[:space:]]+'"
@@ -47,13 +47,23 @@ check_if KRETPROBES kretprobe_event_hits probe_hits 'r:kprobes/krp_clone kernel_
 check kprobe_events_empty_after sh -c "! grep -q . $TR/kprobe_events"
 
 # A trace event that is defined but not enabled is a registered, disabled
-# kprobe: debugfs lists it as [DISABLED].
+# kprobe: debugfs lists it as [DISABLED], in the stock kernel's layout
+# (perf and scripts parse it): address, type, symbol+offset, a blank for
+# a built-in symbol's module, then the tags run together.
 disabled_tag() {
 	echo 'p:kprobes/kp_idle kernel_clone' >>$TR/kprobe_events || return 1
-	grep 'kernel_clone' $DBG/list | grep -q 'DISABLED' || { cat $DBG/list; return 1; }
+	line=$(grep ' kernel_clone+' $DBG/list)
+	echo "line: '$line'"
+	echo "$line" | grep -q 'DISABLED' || { cat $DBG/list; return 1; }
+	echo "$line" | grep -Eq '^[0-9a-f]{16}  k  kernel_clone\+0x[0-9a-f]+    (\[[A-Z]+\])+$' ||
+		{ echo "not the stock layout"; return 1; }
 	echo '-:kp_idle' >>$TR/kprobe_events
 }
 check debugfs_list_disabled_tag disabled_tag
+
+# The KUnit suites, which ran before this script, put the optimization
+# switch back as they found it (on, the boot default).
+check_if OPTPROBES kunit_left_optimization_on grep -qx 1 /proc/sys/debug/kprobes-optimization
 
 # probe_after_entry EVENT [SKIP]: define EVENT on the first instruction of
 # kernel_clone after its entry (+0 may be an ftrace call) and after SKIP
