@@ -320,6 +320,22 @@ static void jp_bad_requests(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, disable_jprobe(j), -EINVAL);
 }
 
+/*
+ * jprobe_return() where no mirror runs is a caller's bug: the kernel
+ * warns once (announced to the test harness as expected) and goes on.
+ */
+static void jp_return_outside_mirror(struct kunit *test)
+{
+	unsigned long traps = kprobe_trap_count();
+
+	pr_info("=== EXPECT-SPLAT BEGIN jprobe_return ===\n");
+	jprobe_return();
+	pr_info("=== EXPECT-SPLAT END ===\n");
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count() - traps, 1UL);
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+	KUNIT_EXPECT_TRUE(test, preemptible() || !IS_ENABLED(CONFIG_PREEMPTION));
+}
+
 static struct kunit_case jprobe_cases[] = {
 	KUNIT_CASE(jp_mirror_sees_arguments),
 	KUNIT_CASE(jp_runs_after_other_probes),
@@ -328,6 +344,7 @@ static struct kunit_case jprobe_cases[] = {
 	KUNIT_CASE(jp_enable_disable),
 	KUNIT_CASE(jp_batches),
 	KUNIT_CASE(jp_bad_requests),
+	KUNIT_CASE(jp_return_outside_mirror),
 	{}
 };
 

@@ -155,6 +155,21 @@ static nokprobe_inline bool finish_step(struct kprobe_frame *f,
 }
 
 /*
+ * The breakpoint in jprobe_return(): the end of a jprobe's mirror, or a
+ * call from anywhere else, a bug in the caller that costs a warning: the
+ * RET after the breakpoint then returns to it.
+ */
+static noinline int jprobe_return_trap(struct pt_regs *regs)
+{
+	WARN_ONCE(!kprobe_jprobe_return(regs),
+		  "jprobe_return() called outside a jprobe handler\n");
+	kprobe_count_trap();
+	return 1;
+}
+
+NOKPROBE_SYMBOL(jprobe_return_trap);
+
+/*
  * Steps 1 and 2 of kprobe_int3_handler(), for an INT3 taken while this
  * CPU is in the middle of a hit: it may be one of ours rather than a
  * probe.  Out of line: the common trap finds no hit in progress.
@@ -171,12 +186,8 @@ static noinline int __kprobes int3_during_hit(struct pt_regs *regs,
 	}
 
 	/* 2. The end of a jprobe's mirror function. */
-	if (regs->ip == (unsigned long)x86_jprobe_return_trap) {
-		WARN_ONCE(!kprobe_jprobe_return(regs),
-			  "jprobe_return() called outside a jprobe handler\n");
-		kprobe_count_trap();
-		return 1;
-	}
+	if (regs->ip == (unsigned long)x86_jprobe_return_trap)
+		return jprobe_return_trap(regs);
 
 	/* 3. A probe hit from a handler, or while an NMI interrupted a hit. */
 	return kprobe_breakpoint_hit(addr, regs);
@@ -202,7 +213,12 @@ int __kprobes kprobe_int3_handler(struct pt_regs *regs)
 		return 0;
 	if (unlikely(kprobe_hit_in_progress()))
 		return int3_during_hit(regs, addr);
-	return kprobe_breakpoint_hit(addr, regs);
+	if (kprobe_breakpoint_hit(addr, regs))
+		return 1;
+	/* 2, with no hit to end: jprobe_return() called out of place. */
+	if (regs->ip == (unsigned long)x86_jprobe_return_trap)
+		return jprobe_return_trap(regs);
+	return 0;
 }
 
 /*

@@ -5,7 +5,8 @@
  * The breakpoint is the whole function: kprobe_int3_handler() recognises
  * it by the address after it and hands the context to
  * kprobe_jprobe_return(), which never comes back here.  Called outside a
- * mirror, the breakpoint is ignored (with a warning) and the RET returns.
+ * mirror (from a kprobe handler, or with no probe hit at all), the
+ * breakpoint costs a one-time warning and the RET returns.
  * It lives in .kprobes.text, where no probe may be placed.
  */
 #include <linux/linkage.h>
