@@ -153,6 +153,73 @@ SYM_INNER_LABEL(kpt_loop_insn, SYM_L_GLOBAL)
 	RET
 SYM_FUNC_END(kpt_loop)
 
+/*
+ * long kpt_loope(long stop): LOOPE with RCX = 5 while the count is below
+ * @stop; the count reached, i.e. min(@stop, 5).  The probe is on LOOPE.
+ */
+SYM_FUNC_START(kpt_loope)
+	movl	$5, %ecx
+	xorl	%eax, %eax
+1:	incl	%eax
+	cmpq	%rdi, %rax
+	setae	%dl
+	testb	%dl, %dl		/* ZF = (count < stop) */
+SYM_INNER_LABEL(kpt_loope_insn, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	loope	1b
+	RET
+SYM_FUNC_END(kpt_loope)
+
+/* long kpt_loopne(long stop): as kpt_loope, with LOOPNE until count == stop. */
+SYM_FUNC_START(kpt_loopne)
+	movl	$5, %ecx
+	xorl	%eax, %eax
+1:	incl	%eax
+	cmpq	%rdi, %rax		/* ZF = (count == stop) */
+SYM_INNER_LABEL(kpt_loopne_insn, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	loopne	1b
+	RET
+SYM_FUNC_END(kpt_loopne)
+
+/* long kpt_jrcxz(long x): 1 if x == 0, else 2; probe on JRCXZ. */
+SYM_FUNC_START(kpt_jrcxz)
+	movq	%rdi, %rcx
+	movl	$1, %eax
+SYM_INNER_LABEL(kpt_jrcxz_insn, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	jrcxz	1f
+	movl	$2, %eax
+1:	RET
+SYM_FUNC_END(kpt_jrcxz)
+
+/*
+ * long kpt_ret_imm(void): 16 plus how far the stack is off after a call
+ * to a function that returns with RET $16 over two pushed words; 16 when
+ * RET imm16 dropped them.  The probe is on that RET $16.
+ */
+SYM_FUNC_START(kpt_ret_imm)
+	pushq	%rbp
+	movq	%rsp, %rbp
+	pushq	$0
+	pushq	$0
+	call	kpt_ret_imm_callee
+	movq	%rbp, %rdx
+	subq	%rsp, %rdx
+	addq	%rdx, %rax
+	leave
+	RET
+SYM_FUNC_END(kpt_ret_imm)
+
+SYM_FUNC_START_LOCAL(kpt_ret_imm_callee)
+	movl	$16, %eax
+	ANNOTATE_UNRET_SAFE
+SYM_INNER_LABEL(kpt_ret_imm_insn, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	ret	$16
+	int3
+SYM_FUNC_END(kpt_ret_imm_callee)
+
 /* unsigned long kpt_pushf(void): the flags, pushed by a probed PUSHF. */
 SYM_FUNC_START(kpt_pushf)
 SYM_INNER_LABEL(kpt_pushf_insn, SYM_L_GLOBAL)
@@ -200,16 +267,33 @@ SYM_INNER_LABEL(kpt_popf_insn, SYM_L_GLOBAL)
 	RET
 SYM_FUNC_END(kpt_popf)
 
-/* long kpt_fault_load(long *p): *p, or -EFAULT through the fixup (#PF or #GP). */
+/*
+ * long kpt_fault_load(long *p): *p, or -EFAULT through the fixup (#PF or
+ * #GP).  A fault handler that handles the fault may resume at
+ * kpt_fault_next instead, with its own result in RAX.
+ */
 SYM_FUNC_START(kpt_fault_load)
 SYM_INNER_LABEL(kpt_fault_insn, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 1:	movq	(%rdi), %rax
+SYM_INNER_LABEL(kpt_fault_next, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
 	RET
 2:	movq	$-14, %rax
 	RET
 	_ASM_EXTABLE(1b, 2b)
 SYM_FUNC_END(kpt_fault_load)
+
+/*
+ * long kpt_gp_load(long *p): *p, with no fixup: a fault that nobody
+ * handles is an oops.  For fault handlers that resume at kpt_gp_next.
+ */
+SYM_FUNC_START(kpt_gp_load)
+	movq	(%rdi), %rax
+SYM_INNER_LABEL(kpt_gp_next, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	RET
+SYM_FUNC_END(kpt_gp_load)
 
 /* Never called: instructions that cannot be probed. */
 SYM_FUNC_START(kpt_refused)

@@ -252,6 +252,7 @@ static void hit_fault_in_handler(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->pre[0], 1);
 	KUNIT_EXPECT_EQ(test, c->pre[1], 0);
 	KUNIT_EXPECT_GE(test, c->faults, 1);
+	KUNIT_EXPECT_EQ(test, c->fault_trapnr, KPT_TRAP_PAGE_FAULT);
 	KUNIT_EXPECT_EQ(test, c->post[0], 1);
 	unregister_kprobe(p);
 	vfree(area);

@@ -22,6 +22,8 @@ struct insn_ctx {
 	int post;
 	int faults;
 	int trapnr;
+	bool fault_running;	/* the fault handler's probe was running */
+	long handler_load;	/* what a faulting pre handler loaded */
 	/* What the last post handler saw. */
 	unsigned long post_ip;
 	bool post_irqs_off;
@@ -97,7 +99,7 @@ static void expect_hits(struct kunit *test, int n)
 	KUNIT_EXPECT_EQ(test, c->post, n);
 }
 
-static void x86_insn_rip_relative(struct kunit *test)
+static void insn_rip_relative_load(struct kunit *test)
 {
 	struct insn_ctx *c = test->priv;
 	long want = kpt_rip_load();
@@ -146,6 +148,13 @@ static void insn_call_jmp_ret(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpt_ret(), 5L);
 	expect_hits(test, 4);
 	unprobe(test);
+
+	/* RET imm16 also drops the 16 bytes of arguments. */
+	KUNIT_ASSERT_EQ(test, kpt_ret_imm(), 16L);
+	probe_at(test, kpt_ret_imm_insn);
+	KUNIT_EXPECT_EQ(test, kpt_ret_imm(), 16L);
+	expect_hits(test, 5);
+	unprobe(test);
 }
 
 static void insn_indirect_branches(struct kunit *test)
@@ -166,6 +175,39 @@ static void insn_loop(struct kunit *test)
 	probe_at(test, kpt_loop_insn);
 	KUNIT_EXPECT_EQ(test, kpt_loop(), 3L);
 	expect_hits(test, 3);
+	unprobe(test);
+}
+
+/*
+ * LOOPE and LOOPNE end on the zero flag or on the count, whichever comes
+ * first; JRCXZ branches on RCX alone.  Each is run both ways, and each
+ * execution of the probed instruction is one hit.
+ */
+static void insn_loop_conditional(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, kpt_loope(3), 3L);
+	KUNIT_ASSERT_EQ(test, kpt_loopne(2), 2L);
+	KUNIT_ASSERT_EQ(test, kpt_jrcxz(0), 1L);
+
+	probe_at(test, kpt_loope_insn);
+	KUNIT_EXPECT_EQ(test, kpt_loope(3), 3L);	/* ZF ends it */
+	expect_hits(test, 3);
+	KUNIT_EXPECT_EQ(test, kpt_loope(9), 5L);	/* RCX ends it */
+	expect_hits(test, 8);
+	unprobe(test);
+
+	probe_at(test, kpt_loopne_insn);
+	KUNIT_EXPECT_EQ(test, kpt_loopne(2), 2L);
+	expect_hits(test, 10);
+	KUNIT_EXPECT_EQ(test, kpt_loopne(9), 5L);
+	expect_hits(test, 15);
+	unprobe(test);
+
+	probe_at(test, kpt_jrcxz_insn);
+	KUNIT_EXPECT_EQ(test, kpt_jrcxz(0), 1L);
+	KUNIT_EXPECT_EQ(test, kpt_jrcxz(-1), 2L);
+	KUNIT_EXPECT_EQ(test, kpt_jrcxz(1L << 32), 2L);	/* all 64 bits */
+	expect_hits(test, 18);
 	unprobe(test);
 }
 
@@ -253,6 +295,96 @@ static void insn_gp_in_step(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->post, 0);
 	KUNIT_EXPECT_EQ(test, c->faults, 1);
 	KUNIT_EXPECT_EQ(test, c->trapnr, X86_TRAP_GP);
+	unprobe(test);
+}
+
+/* A fault handler that takes over: resume at kpt_fault_next with 77. */
+static int insn_fault_takes_over(struct kprobe *p, struct pt_regs *regs,
+				 int trapnr)
+{
+	struct insn_ctx *c = ictx();
+
+	c->faults++;
+	c->trapnr = trapnr;
+	/* The context is the original instruction's, not the slot's. */
+	if (regs->ip != (unsigned long)kpt_fault_insn)
+		return 0;
+	regs->ax = 77;
+	regs->ip = (unsigned long)kpt_fault_next;
+	return 1;
+}
+
+/*
+ * The probed instruction faults out of line and the fault handler says
+ * it handled the fault: the kernel neither applies the fixup nor oopses,
+ * and the CPU goes on where the handler sent it.  (A #GP: a handled #PF
+ * makes the 6.12 page-fault path warn.)
+ */
+static void insn_fault_handled_in_step(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+	long *bad = (long *)0x8000000000001000UL;
+	long ok = 1;
+
+	c->kp.fault_handler = insn_fault_takes_over;
+	probe_at(test, kpt_fault_insn);
+	KUNIT_EXPECT_EQ(test, kpt_fault_load(bad), 77L);
+	KUNIT_EXPECT_EQ(test, c->pre, 1);
+	KUNIT_EXPECT_EQ(test, c->post, 0);
+	KUNIT_EXPECT_EQ(test, c->faults, 1);
+	KUNIT_EXPECT_EQ(test, c->trapnr, X86_TRAP_GP);
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+
+	/* Without a fault the handler is not asked. */
+	KUNIT_EXPECT_EQ(test, kpt_fault_load(&ok), 1L);
+	KUNIT_EXPECT_EQ(test, c->faults, 1);
+	KUNIT_EXPECT_EQ(test, c->pre, 2);
+	KUNIT_EXPECT_EQ(test, c->post, 1);
+	unprobe(test);
+}
+
+/* A pre handler that loads from a non-canonical address, unfixed. */
+static int insn_pre_gp(struct kprobe *p, struct pt_regs *regs)
+{
+	struct insn_ctx *c = ictx();
+
+	c->pre++;
+	c->handler_load = kpt_gp_load((long *)0x8000000000002000UL);
+	return 0;
+}
+
+static int insn_fault_skips_load(struct kprobe *p, struct pt_regs *regs,
+				 int trapnr)
+{
+	struct insn_ctx *c = ictx();
+
+	c->faults++;
+	c->trapnr = trapnr;
+	c->fault_running = kprobe_running() == p;
+	regs->ax = 88;
+	regs->ip = (unsigned long)kpt_gp_next;
+	return 1;
+}
+
+/*
+ * A handler's own fault goes to the fault handler of the probe whose
+ * handler runs, with the trap number; when it handles the fault the
+ * handler goes on, and so does the probed code.
+ */
+static void insn_fault_handled_in_handler(struct kunit *test)
+{
+	struct insn_ctx *c = test->priv;
+
+	c->kp.pre_handler = insn_pre_gp;
+	c->kp.fault_handler = insn_fault_skips_load;
+	probe_at(test, kpt_rip_load_insn);
+	KUNIT_EXPECT_EQ(test, kpt_rip_load(), (long)kpt_data);
+	KUNIT_EXPECT_EQ(test, c->pre, 1);
+	KUNIT_EXPECT_EQ(test, c->faults, 1);
+	KUNIT_EXPECT_EQ(test, c->trapnr, X86_TRAP_GP);
+	KUNIT_EXPECT_TRUE(test, c->fault_running);
+	KUNIT_EXPECT_EQ(test, c->handler_load, 88L);
+	KUNIT_EXPECT_EQ(test, c->post, 1);
 	unprobe(test);
 }
 
@@ -500,15 +632,18 @@ static void insn_extable_not_boosted(struct kunit *test)
 }
 
 static struct kunit_case insn_cases[] = {
-	KUNIT_CASE(x86_insn_rip_relative),
+	KUNIT_CASE(insn_rip_relative_load),
 	KUNIT_CASE(insn_jcc),
 	KUNIT_CASE(insn_call_jmp_ret),
 	KUNIT_CASE(insn_indirect_branches),
 	KUNIT_CASE(insn_loop),
+	KUNIT_CASE(insn_loop_conditional),
 	KUNIT_CASE(insn_interrupt_flag),
 	KUNIT_CASE(insn_popf),
 	KUNIT_CASE(insn_fault_in_step),
 	KUNIT_CASE(insn_gp_in_step),
+	KUNIT_CASE(insn_fault_handled_in_step),
+	KUNIT_CASE(insn_fault_handled_in_handler),
 	KUNIT_CASE(insn_refused),
 	KUNIT_CASE(insn_boosted_without_post),
 	KUNIT_CASE(insn_post_handler_one_trap),

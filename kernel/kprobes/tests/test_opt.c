@@ -60,10 +60,19 @@ static void opt_post(struct kprobe *p, struct pt_regs *regs,
 	octx(p)->post++;
 }
 
+/* The debug.kprobes-optimization setting the suite found, put back. */
+static bool opt_saved_switch;
+
 static int opt_suite_init(struct kunit_suite *suite)
 {
+	opt_saved_switch = kprobes_optimization_enabled();
 	kprobes_set_optimization(true);
 	return 0;
+}
+
+static void opt_suite_exit(struct kunit_suite *suite)
+{
+	kprobes_set_optimization(opt_saved_switch);
 }
 
 static struct opt_ctx *new_ctx(struct kunit *test, const u8 *where)
@@ -92,7 +101,7 @@ static void snapshot(const u8 *where, u8 *bytes)
 	memcpy(bytes, where, REGION_BYTES);
 }
 
-static void optimized_hit_takes_the_detour(struct kunit *test)
+static void opt_hit_takes_the_detour(struct kunit *test)
 {
 	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
 	unsigned long traps;
@@ -124,7 +133,7 @@ static void optimized_hit_takes_the_detour(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
 }
 
-static void optimized_rip_relative_copy(struct kunit *test)
+static void opt_rip_relative_copy(struct kunit *test)
 {
 	struct opt_ctx *c = new_ctx(test, RIP_AT);
 
@@ -134,7 +143,7 @@ static void optimized_rip_relative_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 1);
 }
 
-static void optimized_handler_changes_regs(struct kunit *test)
+static void opt_handler_changes_regs(struct kunit *test)
 {
 	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
 	unsigned long traps;
@@ -165,7 +174,7 @@ static void expect_refused(struct kunit *test, const u8 *where)
 	unregister_kprobe(&c->kp);
 }
 
-static void safety_checks_refuse(struct kunit *test)
+static void opt_safety_checks_refuse(struct kunit *test)
 {
 	long v = 4;
 
@@ -187,7 +196,7 @@ static void safety_checks_refuse(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, text_is_jump(PLAIN_AT));
 }
 
-static void disable_and_unregister_unoptimize(struct kunit *test)
+static void opt_disable_and_unregister_unoptimize(struct kunit *test)
 {
 	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
 	u8 orig[REGION_BYTES], now[REGION_BYTES];
@@ -218,7 +227,7 @@ static void disable_and_unregister_unoptimize(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpt_opt_plain(1), 4L);
 }
 
-static void post_handler_unoptimizes(struct kunit *test)
+static void opt_post_handler_unoptimizes(struct kunit *test)
 {
 	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
 	struct opt_ctx *d = new_ctx(test, PLAIN_AT);
@@ -250,7 +259,7 @@ static void post_handler_unoptimizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 2);
 }
 
-static void probe_in_region_unoptimizes(struct kunit *test)
+static void opt_probe_in_region_unoptimizes(struct kunit *test)
 {
 	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
 	struct opt_ctx *d = new_ctx(test, PLAIN_AT + 3);
@@ -271,7 +280,7 @@ static void probe_in_region_unoptimizes(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
 }
 
-static void switch_unoptimizes_all(struct kunit *test)
+static void opt_switch_unoptimizes_all(struct kunit *test)
 {
 	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
 	struct opt_ctx *d = new_ctx(test, RIP_AT);
@@ -309,7 +318,7 @@ static int call_inner_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-static void nested_hit_is_missed(struct kunit *test)
+static void opt_nested_hit_is_missed(struct kunit *test)
 {
 	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
 	struct opt_ctx *outer = new_ctx(test, RIP_AT);
@@ -348,7 +357,7 @@ static int hammer_fn(void *data)
 	return 0;
 }
 
-static void flip_while_hit(struct kunit *test)
+static void opt_flip_while_hit(struct kunit *test)
 {
 	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
 	struct opt_ctx *d = new_ctx(test, PLAIN_AT + 3);
@@ -413,22 +422,23 @@ static void flip_while_hit(struct kunit *test)
 }
 
 static struct kunit_case opt_cases[] = {
-	KUNIT_CASE(optimized_hit_takes_the_detour),
-	KUNIT_CASE(optimized_rip_relative_copy),
-	KUNIT_CASE(optimized_handler_changes_regs),
-	KUNIT_CASE(safety_checks_refuse),
-	KUNIT_CASE(disable_and_unregister_unoptimize),
-	KUNIT_CASE(post_handler_unoptimizes),
-	KUNIT_CASE(probe_in_region_unoptimizes),
-	KUNIT_CASE(switch_unoptimizes_all),
-	KUNIT_CASE(nested_hit_is_missed),
-	KUNIT_CASE_SLOW(flip_while_hit),
+	KUNIT_CASE(opt_hit_takes_the_detour),
+	KUNIT_CASE(opt_rip_relative_copy),
+	KUNIT_CASE(opt_handler_changes_regs),
+	KUNIT_CASE(opt_safety_checks_refuse),
+	KUNIT_CASE(opt_disable_and_unregister_unoptimize),
+	KUNIT_CASE(opt_post_handler_unoptimizes),
+	KUNIT_CASE(opt_probe_in_region_unoptimizes),
+	KUNIT_CASE(opt_switch_unoptimizes_all),
+	KUNIT_CASE(opt_nested_hit_is_missed),
+	KUNIT_CASE_SLOW(opt_flip_while_hit),
 	{}
 };
 
 static struct kunit_suite opt_suite = {
 	.name = "kprobes_opt",
 	.suite_init = opt_suite_init,
+	.suite_exit = opt_suite_exit,
 	.test_cases = opt_cases,
 };
 

@@ -4,7 +4,8 @@
  * other CPUs keep running through them.  What is checked: nothing
  * crashes or splats, the target always returns the right value, and a
  * handler never runs on a probe that unregister_kprobe() already
- * returned for (its memory is poisoned right after).
+ * returned for (its memory is poisoned right after, and kept until the
+ * test ends).
  */
 #include <kunit/test.h>
 #include <linux/kprobes.h>
@@ -64,15 +65,25 @@ static int stress_caller(void *data)
 	return 0;
 }
 
-/* Return: false when registration failed (no assertion: threads run). */
+/*
+ * One round on fresh probes, poisoned once unregistered and never reused
+ * (the test frees them at its end), so that a handler running late for
+ * any round finds the poison.  Return: false when allocation or
+ * registration failed (no assertion: the threads still run).
+ */
 static bool stress_one_round(struct kunit *test, struct stress_ctx *c,
-			     struct stress_probe *sps, unsigned int round)
+			     unsigned int round)
 {
 	struct kprobe *kps[STRESS_PROBES];
+	struct stress_probe *sps;
 	int i;
 
+	sps = kunit_kcalloc(test, STRESS_PROBES, sizeof(*sps), GFP_KERNEL);
+	if (!sps) {
+		KUNIT_FAIL(test, "no memory in round %u", round);
+		return false;
+	}
 	for (i = 0; i < STRESS_PROBES; i++) {
-		memset(&sps[i], 0, sizeof(sps[i]));
 		sps[i].ctx = c;
 		sps[i].kp.symbol_name = (i & 1) ? "kpt_other_fn" :
 						  "kpt_target_fn";
@@ -99,16 +110,13 @@ static bool stress_one_round(struct kunit *test, struct stress_ctx *c,
 static void stress_register_while_hitting(struct kunit *test)
 {
 	struct task_struct *threads[NR_CPUS];
-	struct stress_probe *sps;
 	struct stress_ctx *c;
 	unsigned long deadline, cap;
 	unsigned int round = 0;
 	int cpu, n = 0, i;
 
 	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	sps = kunit_kcalloc(test, STRESS_PROBES, sizeof(*sps), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_NOT_NULL(test, sps);
 
 	for_each_online_cpu(cpu) {
 		threads[n] = kthread_run_on_cpu(stress_caller, c, cpu,
@@ -124,7 +132,7 @@ static void stress_register_while_hitting(struct kunit *test)
 	cap = jiffies + STRESS_MAX_SECONDS * HZ;
 	while (n && time_before(jiffies, cap) &&
 	       (time_before(jiffies, deadline) || round < STRESS_MIN_ROUNDS)) {
-		if (!stress_one_round(test, c, sps, round++))
+		if (!stress_one_round(test, c, round++))
 			break;
 		/* Let late handlers, if there were any, show up. */
 		usleep_range(50, 100);

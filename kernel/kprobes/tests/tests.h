@@ -27,6 +27,15 @@ extern long (*kpt_args8)(long a1, long a2, long a3, long a4, long a5,
 /* kpt_stack_caller_fn -> kpt_stack_outer_fn -> kpt_inner: x * 2 + 2 */
 extern int (*kpt_stack_caller)(int x);
 
+/*
+ * The trap number a fault handler is given for a page fault: the one the
+ * architecture's fault path passes (each port adds its own).
+ */
+#ifdef CONFIG_X86
+#include <asm/trapnr.h>
+#define KPT_TRAP_PAGE_FAULT	X86_TRAP_PF
+#endif
+
 /* The name of this module, for "module:symbol" requests. */
 #define KPT_MODULE	"kprobes_kunit"
 
