@@ -29,11 +29,11 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help deps pristine tree kernel initramfs test run shell patches kunit-py matrix \
-	originality clean distclean header bench hit-trace fuzz
+	originality doc-check clean distclean header bench hit-trace fuzz
 
 help:
 	@sed -n '3,23p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "targets: deps tree kernel initramfs test kunit-py matrix run shell bench fuzz hit-trace patches originality clean distclean"
+	@echo "targets: deps tree kernel initramfs test kunit-py matrix run shell bench fuzz hit-trace patches originality doc-check clean distclean"
 
 deps:
 	@$(S)/deps.sh
@@ -108,6 +108,11 @@ ORIGINALITY ?= $(firstword $(wildcard ../shared/tools/originality \
 originality: pristine
 	@test -x $(ORIGINALITY) || { echo "originality: $(ORIGINALITY) not found (set ORIGINALITY=)"; exit 1; }
 	@$(ORIGINALITY) --kernel-src build/linux-src
+
+# The numbers and names Documentation/trace/kprobes.rst quotes, against
+# the code (scripts/doc-check.py).
+doc-check: pristine
+	@python3 $(S)/doc-check.py --kernel-src build/linux-src
 
 # Keep build/linux-src (pristine, slow to extract) and build/linux (our git
 # tree; prepare-tree resets it when its stamps are gone).
