@@ -13,7 +13,8 @@
 # Blank lines and # comments are ignored.
 #
 # Steps: commit every entry in order on the pristine tree in
-# build/series-work, git format-patch to out/patches (+ out/patches/series),
+# build/series-work, git format-patch to out/patches (+ out/patches/series
+# and 0000-cover-letter.patch, filled from series/cover-letter.txt),
 # then verify
 #   (a) every overlay file and every patches/*.patch is used by some entry,
 #       and the series' final tree equals build/linux (make tree);
@@ -167,12 +168,32 @@ commit_series() {
 	return 0
 }
 
+# The cover letter: git's template (shortlog, diffstat) with the subject
+# and text of series/cover-letter.txt (subject line, blank line, body).
+fill_cover_letter() {  # fill_cover_letter FILE
+	local cover=$SERIES/cover-letter.txt
+	[ -f "$cover" ] || { error "series/cover-letter.txt missing"; return; }
+	python3 - "$1" "$cover" <<-'PY' || error "cover letter: template not as expected"
+	import sys
+	path, src = sys.argv[1], sys.argv[2]
+	subject, _, body = open(src).read().partition("\n\n")
+	text = open(path).read()
+	if "*** SUBJECT HERE ***" not in text or "*** BLURB HERE ***" not in text:
+	    sys.exit(1)
+	text = text.replace("*** SUBJECT HERE ***", subject.strip())
+	text = text.replace("*** BLURB HERE ***", body.rstrip())
+	open(path, "w").write(text)
+	PY
+}
+
 export_patches() {
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
-	w format-patch -q -o "$OUT" pristine..series >/dev/null
-	(cd "$OUT" && ls -1 -- *.patch 2>/dev/null) >"$OUT/series" || true
-	log "exported $(grep -c . "$OUT/series" || true) patches to ${OUT#"$ROOT"/}"
+	w format-patch -q --cover-letter -o "$OUT" pristine..series >/dev/null
+	fill_cover_letter "$OUT"/0000-cover-letter.patch
+	# out/patches/series lists what git am applies: not the cover letter.
+	(cd "$OUT" && ls -1 -- *.patch 2>/dev/null | grep -v '^0000-cover-letter') >"$OUT/series" || true
+	log "exported $(grep -c . "$OUT/series" || true) patches and a cover letter to ${OUT#"$ROOT"/}"
 }
 
 # (a) coverage and final tree == build/linux
