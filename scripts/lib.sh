@@ -31,6 +31,9 @@ STAMPS=$BUILD/stamps
 # Top-level dirs of the project repo that mirror kernel-tree paths.
 OVERLAY_DIRS=(arch include kernel lib samples Documentation mm init tools)
 NPROC=$(nproc)
+# The debug, kunit.py and matrix configs together outgrow ccache's default
+# 5 GB; an evicted debug build would make the next `make test` cold.
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-40G}
 
 log()  { printf '[%s] %s\n' "$(basename "$0" .sh)" "$*" >&2; }
 die()  { printf '[%s] ERROR: %s\n' "$(basename "$0" .sh)" "$*" >&2; exit 1; }
