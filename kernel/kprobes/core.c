@@ -783,33 +783,42 @@ static char kprobe_type_char(struct kprobe *p)
 	return kprobe_is_jprobe(p) ? 'j' : 'k';
 }
 
-/*
- * One line per probe, laid out as the stock kernel lays it out, since
- * scripts parse it: "<addr>  <type>  <sym>+0x<off>  <module or blank> "
- * and the tags run together.  For a gone probe, kallsyms may still know
- * the freed init text's symbol; a freed module's address prints bare
- * (hidden like the first column).
+/**
+ * kprobes_show_addr - the first columns of a debugfs list line
+ * @m: the list file
+ * @where: the probed (or watched) address
+ * @type: the type letter
+ * @show_addr: may the reader see addresses?
+ *
+ * Laid out as the stock kernel lays it out, since scripts parse it:
+ * "<addr>  <type>  <sym>+0x<off>  <module or blank> ", the tags to follow
+ * run together.  A gone probe on freed init text keeps its symbol while
+ * kallsyms knows it; an address kallsyms does not know prints bare,
+ * hidden like the first column.
  */
-static void show_site(struct seq_file *m, struct kprobe_site *site,
-		      bool show_addr)
+void kprobes_show_addr(struct seq_file *m, unsigned long where, char type,
+		       bool show_addr)
 {
-	void *addr = show_addr ? site->addr : NULL;
+	void *addr = show_addr ? (void *)where : NULL;
 	unsigned long off = 0;
 	char sym[KSYM_NAME_LEN];
 	char *modname = NULL;
-	struct kprobe *p;
-	bool named;
 
-	named = kallsyms_lookup((unsigned long)site->addr, NULL, &off,
-				&modname, sym);
+	if (kallsyms_lookup(where, NULL, &off, &modname, sym))
+		seq_printf(m, "%px  %c  %s+0x%lx  %s ", addr, type, sym, off,
+			   modname ?: " ");
+	else
+		seq_printf(m, "%px  %c  %pS ", addr, type, addr);
+}
+
+static void show_site(struct seq_file *m, struct kprobe_site *site,
+		      bool show_addr)
+{
+	struct kprobe *p;
+
 	list_for_each_entry(p, &site->probes, list) {
-		if (named)
-			seq_printf(m, "%px  %c  %s+0x%lx  %s ", addr,
-				   kprobe_type_char(p), sym, off,
-				   modname ?: " ");
-		else
-			seq_printf(m, "%px  %c  %pS ", addr,
-				   kprobe_type_char(p), addr);
+		kprobes_show_addr(m, (unsigned long)site->addr,
+				  kprobe_type_char(p), show_addr);
 		/* A gone probe is not also called disabled. */
 		seq_printf(m, "%s%s%s%s\n",
 			   kprobe_gone(p) ? "[GONE]" : "",

@@ -29,6 +29,8 @@ int kprobes_set_armed(bool armed);
 bool kprobe_registered(struct kprobe *p);
 bool kprobes_armed(void);
 void kprobes_show_all(struct seq_file *m, bool show_addr);
+void kprobes_show_addr(struct seq_file *m, unsigned long where, char type,
+		       bool show_addr);
 bool kprobe_site_wants_armed(struct kprobe_site *site);
 void kprobe_site_mark_dirty_locked(struct kprobe_site *site);
 int kprobes_update_all_locked(void);
