@@ -7,7 +7,8 @@
  *              "<address>  <type>  <symbol>+0x<offset>  <module> <tags>"
  *              type k (kprobe), r (return probe) or j (jprobe); tags run
  *              together: [GONE] (never with [DISABLED]), [DISABLED],
- *              [OPTIMIZED], [FTRACE]
+ *              [OPTIMIZED], [FTRACE]; then one line per watchpoint, type
+ *              w, tags access type and length ([WRITE][8], see kwatch.c)
  *   enabled    "1" or "0"; writing 0 takes every probe out of the text
  *              (breakpoints, optimized jumps, ftrace attachments), 1
  *              puts those of enabled probes back
@@ -28,7 +29,10 @@
 
 static int list_show(struct seq_file *m, void *unused)
 {
-	kprobes_show_all(m, kallsyms_show_value(m->file->f_cred));
+	bool show_addr = kallsyms_show_value(m->file->f_cred);
+
+	kprobes_show_all(m, show_addr);
+	kwatch_show_all(m, show_addr);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(list);

@@ -149,6 +149,13 @@ void kprobe_blacklist_add_module_locked(struct module *mod);
 void kprobe_blacklist_remove_module_locked(struct module *mod);
 void kprobe_blacklist_show(struct seq_file *m, bool show_addr);
 
+/* kwatch.c: the watchpoints' lines of the debugfs list */
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+void kwatch_show_all(struct seq_file *m, bool show_addr);
+#else
+static inline void kwatch_show_all(struct seq_file *m, bool show_addr) { }
+#endif
+
 /*
  * For the KUnit suites (kernel/kprobes/tests/) only: breakpoint traps
  * counted by kprobe_count_trap(), and the debug.kprobes-optimization

@@ -61,5 +61,13 @@ grep '  j  ' /sys/kernel/debug/kprobes/list
 rmmod jprobe_example
 dmesg | grep 'jprobe_example:' | tail -n 1
 
+step "modprobe kwatch_example   (a watchpoint: who writes jiffies_64?)"
+modprobe kwatch_example
+sleep 1
+dmesg | grep 'kwatch_example:' | tail -n 3
+grep '  w  ' /sys/kernel/debug/kprobes/list
+rmmod kwatch_example
+dmesg | grep 'kwatch_example:' | tail -n 1
+
 echo
 echo "demo: done"

@@ -38,7 +38,7 @@ probe_hits() {  # probe_hits DEF EVENT: define, enable, fork, expect a hit
 }
 
 echo "KTAP version 1"
-echo "1..18"
+echo "1..19"
 check debugfs_list_readable cat $DBG/list
 check debugfs_enabled_is_1 grep -qx 1 $DBG/enabled
 check debugfs_blacklist_format sh -c "head -n 1 $DBG/blacklist | grep -Eq '^0x[0-9a-f]+-0x[0-9a-f]+[[:space:]]+[^[:space:]]+'"
@@ -140,6 +140,27 @@ jprobe_sample() {
 	return $rc
 }
 check jprobe_sample_sees_arguments jprobe_sample
+
+# The watchpoint sample watches writes to jiffies_64: the timer tick
+# writes it, so hits come by themselves.  debugfs lists the watch as 'w'
+# with its access type and length while it exists, and not after.
+kwatch_sample() {
+	local rc=0 i=0
+	modprobe kwatch_example || return 1
+	grep -Eq '^[0-9a-f]{16}  w  (jiffies(_64)?\+0x0    |0x[0-9a-f]+ )\[WRITE\]\[8\]$' $DBG/list ||
+		{ echo "no w line in list"; cat $DBG/list; rc=1; }
+	while [ $i -lt 25 ] && ! dmesg | grep -q 'kwatch_example: hit 1 '; do
+		sleep 0.2; i=$((i + 1))
+	done
+	rmmod kwatch_example
+	dmesg | grep -q 'kwatch_example: hit 1 on CPU [0-9]*: 0x[0-9a-f]* touched at [a-z_]' ||
+		{ dmesg | grep kwatch_example; rc=1; }
+	dmesg | grep -Eq 'kwatch_example: watch [0-3] removed: [1-9][0-9]* hits seen' ||
+		{ dmesg | grep kwatch_example; rc=1; }
+	grep -q '  w  ' $DBG/list && { echo "watch left in list"; rc=1; }
+	return $rc
+}
+check kwatch_sample_fires_and_lists kwatch_sample
 
 # Jump optimization: an enabled probe without post handler becomes
 # [OPTIMIZED] shortly after it is armed; the sysctl takes every jump out

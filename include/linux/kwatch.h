@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef _LINUX_KWATCH_H
+#define _LINUX_KWATCH_H
+/*
+ * Kernel watchpoint probes: call a handler when the CPU touches a kernel
+ * address, on every CPU, through the debug registers.  Built on the
+ * kernel's hw_breakpoint layer, which shares the registers with perf and
+ * ptrace.  See Documentation/trace/kwatch.rst.
+ */
+#include <linux/errno.h>
+#include <linux/types.h>
+#include <uapi/linux/hw_breakpoint.h>
+
+struct kwatch;
+struct perf_event;
+struct pt_regs;
+
+/*
+ * Called after a data access to the watched range (data watchpoints
+ * trap), or before an instruction at a watched address executes, on the
+ * CPU that did it, with its registers.  It runs in the debug exception:
+ * NMI-like context, it must not sleep or take locks that an NMI may not.
+ */
+typedef void (*kwatch_handler_t)(struct kwatch *kw, struct pt_regs *regs);
+
+/* The kinds of access: the kernel's hw_breakpoint types. */
+#define KWATCH_WRITE	HW_BREAKPOINT_W
+#define KWATCH_RW	HW_BREAKPOINT_RW
+#define KWATCH_EXEC	HW_BREAKPOINT_X
+
+/* At most this many watches at a time: one per debug register. */
+#define KWATCH_MAX	4
+
+/**
+ * struct kwatch - one watchpoint; read-only for its handler
+ * @addr: the first watched byte
+ * @length: how many bytes (data), or the length the architecture wants
+ *	for an instruction (x86: sizeof(long))
+ * @type: %KWATCH_WRITE, %KWATCH_RW or %KWATCH_EXEC
+ * @handler: what runs on a hit
+ * @events: the hw_breakpoint of each online CPU (private)
+ */
+struct kwatch {
+	unsigned long addr;
+	u8 length;
+	u8 type;
+	kwatch_handler_t handler;
+	struct perf_event * __percpu *events;
+};
+
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+int register_kwatch(unsigned long addr, u8 length, u8 type,
+		    kwatch_handler_t handler);
+int unregister_kwatch(int debugreg);
+#else
+static inline int register_kwatch(unsigned long addr, u8 length, u8 type,
+				  kwatch_handler_t handler)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int unregister_kwatch(int debugreg)
+{
+	return -EINVAL;
+}
+#endif
+
+#endif /* _LINUX_KWATCH_H */

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kernel watchpoint probes (register_kwatch()).
+ *
+ * A watch is one hw_breakpoint per online CPU, all with the same address,
+ * length and type, created through perf like any other kernel breakpoint:
+ * the hw_breakpoint layer decides which debug register each CPU uses and
+ * refuses a watch when perf or ptrace users already hold them all.  A CPU
+ * that comes online gets the breakpoints of the watches that exist; one
+ * that goes offline gives its own back.
+ *
+ * The number register_kwatch() returns is the watch's index in a table of
+ * KWATCH_MAX, one per debug register, as the interface it implements has
+ * it; which register a CPU really uses is the hw_breakpoint layer's
+ * business.
+ *
+ * Locking: kwatch_mutex protects the table.  It nests inside the CPU
+ * hotplug lock, which the hotplug callbacks are called with.  Handlers
+ * run in the debug exception and take nothing.
+ */
+#include <linux/kwatch.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/init.h>
+#include <linux/kallsyms.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+static DEFINE_MUTEX(kwatch_mutex);
+static struct kwatch kwatch_table[KWATCH_MAX];
+
+/* Is table entry @kw taken?  kwatch_mutex held. */
+static bool kwatch_used_locked(struct kwatch *kw)
+{
+	lockdep_assert_held(&kwatch_mutex);
+	return kw->handler;
+}
+
+/* perf's overflow callback: a hit on one CPU (debug exception context). */
+static void kwatch_triggered(struct perf_event *bp,
+			     struct perf_sample_data *data,
+			     struct pt_regs *regs)
+{
+	struct kwatch *kw = bp->overflow_handler_context;
+
+	kw->handler(kw, regs);
+}
+
+/* Give back @kw's breakpoint on @cpu, if it has one.  kwatch_mutex held. */
+static void kwatch_put_cpu_locked(struct kwatch *kw, int cpu)
+{
+	struct perf_event **bp = per_cpu_ptr(kw->events, cpu);
+
+	lockdep_assert_held(&kwatch_mutex);
+	if (*bp) {
+		unregister_hw_breakpoint(*bp);
+		*bp = NULL;
+	}
+}
+
+/* Create @kw's breakpoint on @cpu.  kwatch_mutex held. */
+static int kwatch_get_cpu_locked(struct kwatch *kw, int cpu)
+{
+	struct perf_event_attr attr;
+	struct perf_event *bp;
+
+	lockdep_assert_held(&kwatch_mutex);
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = kw->addr;
+	attr.bp_len = kw->length;
+	attr.bp_type = kw->type;
+	bp = perf_event_create_kernel_counter(&attr, cpu, NULL,
+					      kwatch_triggered, kw);
+	if (IS_ERR(bp))
+		return PTR_ERR(bp);
+	*per_cpu_ptr(kw->events, cpu) = bp;
+	return 0;
+}
+
+/* Free table entry @kw and everything it holds.  kwatch_mutex held. */
+static void kwatch_release_locked(struct kwatch *kw)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		kwatch_put_cpu_locked(kw, cpu);
+	free_percpu(kw->events);
+	memset(kw, 0, sizeof(*kw));
+}
+
+/* What the hw_breakpoint layer cannot tell apart from a user's mistake. */
+static int kwatch_check(unsigned long addr, u8 length, u8 type,
+			kwatch_handler_t handler)
+{
+	if (!handler)
+		return -EINVAL;
+	if (type != KWATCH_WRITE && type != KWATCH_RW && type != KWATCH_EXEC)
+		return -EINVAL;
+	if (length != 1 && length != 2 && length != 4 && length != 8)
+		return -EINVAL;
+	/* Data ranges are naturally aligned; the arch checks instructions. */
+	if (type != KWATCH_EXEC && !IS_ALIGNED(addr, length))
+		return -EINVAL;
+	/* Kernel addresses only: a user one would fire in every task. */
+	if (addr < TASK_SIZE_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * register_kwatch - call @handler when the kernel touches @addr
+ * @addr: a kernel address
+ * @length: data: 1, 2, 4 or 8 bytes, @addr aligned to it; an instruction:
+ *	the length the architecture's hw_breakpoint code requires
+ * @type: %KWATCH_WRITE (writes), %KWATCH_RW (reads and writes) or
+ *	%KWATCH_EXEC (execution of the instruction at @addr)
+ * @handler: called on every CPU that makes such an access, after a data
+ *	access, before an instruction; in the debug exception
+ *
+ * The watch is armed on every online CPU, and on CPUs that come online
+ * later, until unregister_kwatch().  Context: process, may sleep.
+ *
+ * Return: the watch's number, 0 to KWATCH_MAX - 1; -EINVAL for a bad
+ * address, length, type or handler, -EBUSY when KWATCH_MAX watches
+ * exist, or the hw_breakpoint layer's error (-ENOSPC when perf or ptrace
+ * hold the debug registers this one would need, -EINVAL for what the
+ * architecture refuses).  Nothing changes on an error.
+ */
+int register_kwatch(unsigned long addr, u8 length, u8 type,
+		    kwatch_handler_t handler)
+{
+	struct kwatch *kw = NULL;
+	int i, cpu, ret;
+
+	ret = kwatch_check(addr, length, type, handler);
+	if (ret)
+		return ret;
+
+	cpus_read_lock();
+	mutex_lock(&kwatch_mutex);
+	/* 1. A free table entry. */
+	for (i = 0; i < KWATCH_MAX; i++) {
+		if (!kwatch_used_locked(&kwatch_table[i])) {
+			kw = &kwatch_table[i];
+			break;
+		}
+	}
+	ret = -EBUSY;
+	if (!kw)
+		goto out;
+
+	/* 2. Fill it in: a breakpoint may fire as soon as it exists. */
+	ret = -ENOMEM;
+	kw->events = alloc_percpu(struct perf_event *);
+	if (!kw->events)
+		goto out;
+	kw->addr = addr;
+	kw->length = length;
+	kw->type = type;
+	kw->handler = handler;
+
+	/* 3. A breakpoint on each online CPU, all or none. */
+	for_each_online_cpu(cpu) {
+		ret = kwatch_get_cpu_locked(kw, cpu);
+		if (ret) {
+			kwatch_release_locked(kw);
+			goto out;
+		}
+	}
+	ret = i;
+out:
+	mutex_unlock(&kwatch_mutex);
+	cpus_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kwatch);
+
+/**
+ * unregister_kwatch - remove a watch
+ * @debugreg: what register_kwatch() returned
+ *
+ * When this returns, the handler is not running and will not run again
+ * for this watch.  Context: process, may sleep.
+ *
+ * Return: 0, or -EINVAL when @debugreg is not a watch that exists.
+ */
+int unregister_kwatch(int debugreg)
+{
+	int ret = -EINVAL;
+
+	if (debugreg < 0 || debugreg >= KWATCH_MAX)
+		return -EINVAL;
+	cpus_read_lock();
+	mutex_lock(&kwatch_mutex);
+	if (kwatch_used_locked(&kwatch_table[debugreg])) {
+		/*
+		 * Releasing a CPU's breakpoint removes it from that CPU by a
+		 * cross-call, which cannot be taken while the CPU is in the
+		 * debug exception: a handler running there is done first.
+		 */
+		kwatch_release_locked(&kwatch_table[debugreg]);
+		ret = 0;
+	}
+	mutex_unlock(&kwatch_mutex);
+	cpus_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(unregister_kwatch);
+
+/* CPU hotplug: a CPU comes online; hotplug lock held for writing. */
+static int kwatch_cpu_online(unsigned int cpu)
+{
+	int i, ret;
+
+	mutex_lock(&kwatch_mutex);
+	for (i = 0; i < KWATCH_MAX; i++) {
+		if (!kwatch_used_locked(&kwatch_table[i]))
+			continue;
+		ret = kwatch_get_cpu_locked(&kwatch_table[i], cpu);
+		if (ret)
+			pr_warn("kwatch %d: not armed on CPU %u (%d)\n", i, cpu,
+				ret);
+	}
+	mutex_unlock(&kwatch_mutex);
+	return 0;
+}
+
+/* CPU hotplug: a CPU goes offline; hotplug lock held for writing. */
+static int kwatch_cpu_offline(unsigned int cpu)
+{
+	int i;
+
+	mutex_lock(&kwatch_mutex);
+	for (i = 0; i < KWATCH_MAX; i++) {
+		if (kwatch_used_locked(&kwatch_table[i]))
+			kwatch_put_cpu_locked(&kwatch_table[i], cpu);
+	}
+	mutex_unlock(&kwatch_mutex);
+	return 0;
+}
+
+static const char *kwatch_type_name(u8 type)
+{
+	switch (type) {
+	case KWATCH_WRITE:
+		return "WRITE";
+	case KWATCH_RW:
+		return "RW";
+	default:
+		return "EXEC";
+	}
+}
+
+/**
+ * kwatch_show_all - the debugfs list lines of the watches
+ * @m: the list file
+ * @show_addr: may the reader see addresses?
+ *
+ * Type letter w; tags: the access type and the length, e.g. [WRITE][8].
+ */
+void kwatch_show_all(struct seq_file *m, bool show_addr)
+{
+	struct kwatch *kw;
+	int i;
+
+	mutex_lock(&kwatch_mutex);
+	for (i = 0; i < KWATCH_MAX; i++) {
+		kw = &kwatch_table[i];
+		if (!kwatch_used_locked(kw))
+			continue;
+		kprobes_show_addr(m, kw->addr, 'w', show_addr);
+		seq_printf(m, "[%s][%u]\n", kwatch_type_name(kw->type),
+			   kw->length);
+	}
+	mutex_unlock(&kwatch_mutex);
+}
+
+static int __init kwatch_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "kprobes/kwatch",
+					kwatch_cpu_online, kwatch_cpu_offline);
+	return ret < 0 ? ret : 0;
+}
+core_initcall(kwatch_init);

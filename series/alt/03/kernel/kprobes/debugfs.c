@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kprobes core: /sys/kernel/debug/kprobes/
+ *
+ *   list       one line per registered probe, in the stock kernel's
+ *              layout (see show_site() in core.c):
+ *              "<address>  <type>  <symbol>+0x<offset>  <module> <tags>"
+ *              type k (kprobe), r (return probe) or j (jprobe); tags run
+ *              together: [GONE] (never with [DISABLED]), [DISABLED],
+ *              [OPTIMIZED], [FTRACE]
+ *   enabled    "1" or "0"; writing 0 takes every probe out of the text
+ *              (breakpoints, optimized jumps, ftrace attachments), 1
+ *              puts those of enabled probes back
+ *   blacklist  "0x<start>-0x<end>\t<symbol>" per never-probe range
+ *
+ * The addresses in list and blacklist are zeros unless kallsyms would show
+ * them to whoever opened the file (kallsyms_show_value()), as in
+ * /proc/kallsyms.
+ */
+#include <linux/kprobes.h>
+#include <linux/debugfs.h>
+#include <linux/kstrtox.h>
+#include <linux/kallsyms.h>
+#include <linux/init.h>
+#include <linux/fs.h>
+
+#include "internal.h"
+
+static int list_show(struct seq_file *m, void *unused)
+{
+	kprobes_show_all(m, kallsyms_show_value(m->file->f_cred));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(list);
+
+static int blacklist_show(struct seq_file *m, void *unused)
+{
+	kprobe_blacklist_show(m, kallsyms_show_value(m->file->f_cred));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(blacklist);
+
+static ssize_t enabled_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	const char *val = kprobes_armed() ? "1\n" : "0\n";
+
+	return simple_read_from_buffer(ubuf, count, ppos, val, 2);
+}
+
+static ssize_t enabled_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	bool armed;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &armed);
+	if (ret)
+		return ret;
+	ret = kprobes_set_armed(armed);
+	return ret ?: count;
+}
+
+static const struct file_operations enabled_fops = {
+	.read = enabled_read,
+	.write = enabled_write,
+	.llseek = default_llseek,
+};
+
+static int __init kprobes_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("kprobes", NULL);
+
+	debugfs_create_file("list", 0400, dir, NULL, &list_fops);
+	debugfs_create_file("enabled", 0600, dir, NULL, &enabled_fops);
+	debugfs_create_file("blacklist", 0400, dir, NULL, &blacklist_fops);
+	return 0;
+}
+late_initcall(kprobes_debugfs_init);
