@@ -3,7 +3,7 @@
  * Kprobes core: /sys/kernel/debug/kprobes/
  *
  *   list       one line per registered probe, in the stock kernel's
- *              layout (see show_site() in core.c):
+ *              layout (see kprobes_show_addr() in core.c):
  *              "<address>  <type>  <symbol>+0x<offset>  <module> <tags>"
  *              type k (kprobe), r (return probe) or j (jprobe); tags run
  *              together: [GONE] (never with [DISABLED]), [DISABLED],
