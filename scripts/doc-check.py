@@ -250,9 +250,12 @@ def check_sysctl(c, doc):
 def show_site_parts():
     core = our_file("kernel/kprobes/core.c")
     letters = re.findall(r"'([a-z])'", c_function(core, "kprobe_type_char"))
-    body = c_function(core, "show_site")
-    tags = re.findall(r'"\[([A-Z]+)\]"', body)
-    heads = [f for f in re.findall(r'seq_printf\(\s*m,\s*"([^"]*)"', body)
+    # Other kinds (watchpoints) pass their own letter to kprobes_show_addr().
+    for text in our_sources().values():
+        letters += re.findall(r"kprobes_show_addr\([^;]*'([a-z])'", text)
+    tags = re.findall(r'"\[([A-Z]+)\]"', c_function(core, "show_site"))
+    heads = [f for f in re.findall(r'seq_printf\(\s*m,\s*"([^"]*)"',
+                                   c_function(core, "kprobes_show_addr"))
              if "%px" in f]
     return letters, tags, heads
 
@@ -300,7 +303,7 @@ def check_debugfs(c, doc):
 
     letters, tags, heads = show_site_parts()
     c.check(bool(letters) and bool(tags) and bool(heads),
-            "core.c has kprobe_type_char() and show_site()")
+            "core.c has kprobe_type_char(), kprobes_show_addr() and show_site()")
     entry = deflist_entry(sec, "``list``")
     doc_letters = re.findall(r"``([a-z])``", entry.split("::")[0])
     c.check(sorted(set(doc_letters)) == sorted(set(letters)),
