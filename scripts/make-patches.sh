@@ -10,6 +10,10 @@
 #     tree/path < proj/path  put the project file proj/path at tree/path (an
 #                            intermediate version, e.g. from series/alt/, for
 #                            a commit before the overlay's final one)
+#     path <- D.diff ...     the overlay file path minus the hunks of the
+#                            diffs D (series/strip/NN-slug.diff: what patch
+#                            NN adds to files that earlier patches carry),
+#                            taken off with git apply -R, last one first
 # Blank lines and # comments are ignored.
 #
 # Steps: commit every entry in order on the pristine tree in
@@ -89,6 +93,23 @@ setup_work() {
 apply_entry() {
 	local stem=$1 line=$2 p matches dest src
 	case $line in
+		*' <- '*)
+			# The overlay file as it is before later patches add
+			# their hunks (series/strip/): fails loudly when a diff
+			# no longer comes off the file.
+			dest=${line%% <- *}
+			[ -f "$ROOT/$dest" ] || { error "$stem: '$dest' not in the project"; return; }
+			mkdir -p "$WORK/$(dirname "$dest")"
+			cp "$ROOT/$dest" "$WORK/$dest"
+			local -a diffs
+			read -r -a diffs <<<"${line#* <- }"
+			for ((p = ${#diffs[@]} - 1; p >= 0; p--)); do
+				src=${diffs[p]}
+				[ -f "$ROOT/$src" ] || { error "$stem: '$src' (for $dest) not in the project"; return; }
+				(cd "$WORK" && git apply -R --include="$dest" "$ROOT/$src") ||
+					error "$stem: the hunks of $src do not come off $dest"
+			done
+			;;
 		*' < '*)
 			# An intermediate version of a file, kept in the project
 			# (e.g. series/alt/...), for a commit before the final one.
