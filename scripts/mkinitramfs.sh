@@ -49,6 +49,9 @@ stage() {
 	cp -a "$PRISTINE/tools/testing/selftests/ftrace" "$STAGE/ftrace"
 	# Scripted tests decide what to expect from the kernel's own config.
 	cp "$OBJ/.config" "$STAGE/etc/kernel.config"
+	# The program tests.d/user-probes.sh probes (static: no libc here).
+	gcc -static -O2 -Wall -o "$STAGE/bin/kpu-target" \
+		"$ROOT/tests/user/kpu-target.c" "$ROOT/tests/user/kpu-funcs.S"
 	# The short seed of make fuzz (tests.d/fuzz.sh): specs drawn from this
 	# kernel's own System.map, so they name functions it has.
 	mkdir -p "$STAGE/fuzz"

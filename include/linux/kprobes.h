@@ -58,6 +58,7 @@ struct arch_specific_insn {
 
 struct kprobe;
 struct kprobe_site;
+struct kprobe_user;
 struct pt_regs;
 struct kretprobe;
 struct kretprobe_instance;
@@ -88,6 +89,8 @@ typedef int (*kretprobe_handler_t)(struct kretprobe_instance *,
  *	the probed instruction, takes a fault; non-zero means "handled"
  * @opcode: the first byte of the original instruction (read only)
  * @flags: KPROBE_FLAG_* bits; protected by the kprobe mutex once registered
+ * @user: NULL for a kernel probe; the file and offset of a user-space
+ *	probe, which goes to register_kprobe_user() (<linux/kprobe_user.h>)
  */
 struct kprobe {
 	struct hlist_node hlist;
@@ -101,6 +104,7 @@ struct kprobe {
 	kprobe_fault_handler_t fault_handler;
 	kprobe_opcode_t opcode;
 	u32 flags;
+	struct kprobe_user *user;
 };
 
 #define KPROBE_FLAG_GONE		1	/* the probed text was freed */

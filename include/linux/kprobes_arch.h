@@ -23,6 +23,8 @@
  *				cover; the core refuses to let another
  *				probe's site into that range while the jump
  *				is there (see arch_kprobe_opt_covers())
+ *   and with CONFIG_UPROBES:
+ *	KPROBE_USER_INSN_MAX	the longest user-space instruction, in bytes
  *
  * 2. The arch implements every arch_*() hook declared below: there are
  *    no weak defaults.
@@ -223,6 +225,21 @@ bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr);
  */
 void arch_kretprobe_hook(struct kretprobe_instance *ri, struct pt_regs *regs);
 bool arch_kretprobe_refuses(unsigned long func);
+
+/*
+ * Hooks the architecture provides: user-space probes (CONFIG_UPROBES).
+ * No lock held.
+ *
+ * arch_kprobe_user_insn_len()	the length of the user instruction of the
+ *				arch's native mode at @buf (@len bytes
+ *				readable), or -EILSEQ when those bytes do
+ *				not decode
+ * arch_kprobe_user_trapnr()	the trap number of what the current task
+ *				took stepping a probed instruction out of
+ *				line; valid in uprobes' fault callbacks
+ */
+int arch_kprobe_user_insn_len(const u8 *buf, int len);
+int arch_kprobe_user_trapnr(void);
 
 /*
  * Services of the core for the architecture.  The first group runs in

@@ -364,8 +364,11 @@ static int register_kprobe_text_locked(struct kprobe *p)
 	lockdep_assert_held(&kprobe_mutex);
 	lockdep_assert_held(&text_mutex);
 
-	/* 1. A kprobe can be registered once; refuse before touching it. */
-	if (kprobe_site_of_locked(p))
+	/*
+	 * 1. A kprobe can be registered once, and a user-space one only by
+	 * register_kprobe_user(); refuse before touching it.
+	 */
+	if (p->user || kprobe_site_of_locked(p))
 		return -EINVAL;
 
 	/* 2. From here on, even a failure leaves the links initialised. */

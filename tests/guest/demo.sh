@@ -69,5 +69,17 @@ grep '  w  ' /sys/kernel/debug/kprobes/list
 rmmod kwatch_example
 dmesg | grep 'kwatch_example:' | tail -n 1
 
+step "modprobe uprobe_user_example   (a user-space probe: kpu_add in one process)"
+off=$(kpu-target offsets | grep '^kpu_add ' | cut -d' ' -f2)
+kpu-target add 3 >/tmp/kpu.out &
+kpu=$!
+while ! grep -q ready /tmp/kpu.out; do sleep 0.1; done
+modprobe uprobe_user_example path=/bin/kpu-target offset="$off" pid=$kpu
+kill -USR1 $kpu; wait $kpu
+echo "  kpu-target printed: $(grep sum /tmp/kpu.out)   (3 calls of kpu_add(i, 1000))"
+dmesg | grep 'uprobe_user_example:' | tail -n 7
+rmmod uprobe_user_example
+dmesg | grep 'uprobe_user_example:' | tail -n 1
+
 echo
 echo "demo: done"

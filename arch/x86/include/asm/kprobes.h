@@ -89,6 +89,9 @@ struct arch_specific_insn {
 #define KPROBE_OPT_MAX_REGION	(JMP32_INSN_SIZE - 1 + MAX_INSN_SIZE)
 #define KPROBE_DETOUR_SIZE	256
 
+/* User-space probes decode the instructions of a function up to the probe. */
+#define KPROBE_USER_INSN_MAX	MAX_INSN_SIZE
+
 int kprobe_int3_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr);
 

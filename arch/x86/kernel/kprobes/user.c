@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86 side of user-space probes (kernel/kprobes/user.c): the rest of the
+ * work is uprobes', whose x86 code decodes, steps and emulates.
+ */
+#include <linux/kprobes_arch.h>
+#include <linux/sched.h>
+#include <asm/insn.h>
+
+int arch_kprobe_user_insn_len(const u8 *buf, int len)
+{
+	struct insn insn;
+
+	/* 64-bit code only: a 32-bit program's file is not ELF64. */
+	if (insn_decode(&insn, buf, len, INSN_MODE_64) < 0)
+		return -EILSEQ;
+	return insn.length;
+}
+
+int arch_kprobe_user_trapnr(void)
+{
+	/* Set by the trap handler; uprobes restores it after the fault callbacks. */
+	return current->thread.trap_nr;
+}

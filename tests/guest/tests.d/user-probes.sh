@@ -1,0 +1,172 @@
+#!/bin/sh
+# KTAP: user-space probes (register_kprobe_user()), driven through the
+# kprobes_user_test module on /bin/kpu-target (tests/user/).  Every run
+# checks that the probed program computes what it computes unprobed.
+D=/sys/kernel/debug/kprobes_user_test
+T=/bin/kpu-target
+PLAN=14
+n=0
+check() {  # check NAME COMMAND...
+	name=$1; shift
+	n=$((n + 1))
+	if "$@" >/tmp/check.out 2>&1; then
+		echo "ok $n $name"
+	else
+		sed 's/^/# /' /tmp/check.out
+		echo "not ok $n $name"
+	fi
+}
+
+echo "KTAP version 1"
+echo "1..$PLAN"
+if ! grep -q '^CONFIG_UPROBES=y' /etc/kernel.config || ! modprobe kprobes_user_test 2>/dev/null && [ ! -d $D ]; then
+	while [ $n -lt $PLAN ]; do
+		n=$((n + 1))
+		echo "ok $n user_probes # SKIP no kprobes_user_test (no UPROBES, or a kernel without user-space probes)"
+	done
+	exit 0
+fi
+
+stat_of() { grep "^$1 " $D/stats | cut -d' ' -f2; }
+# ctl CMD...: run one command; prints the error it returned (0 for none)
+ctl() { echo "$*" >$D/ctl 2>/dev/null; stat_of ret; }
+off() { $T offsets | grep "^$1 " | cut -d' ' -f2; }
+expect() {  # expect WHAT GOT WANT
+	[ "$2" = "$3" ] && return 0
+	echo "$1: got '$2', want '$3'"
+	return 1
+}
+expect_stats() {  # expect_stats KEY=VALUE...
+	local kv bad=0
+	for kv in "$@"; do
+		expect "${kv%%=*}" "$(stat_of "${kv%%=*}")" "${kv#*=}" || bad=1
+	done
+	[ $bad = 0 ] || { cat $D/stats; return 1; }
+}
+
+# start NAME MODE N: start kpu-target in the background; when it says it
+# is ready, its pid is in $NAME_pid and its output goes to /tmp/NAME.out.
+start() {
+	local i=0
+	$T "$2" "$3" >"/tmp/$1.out" 2>&1 &
+	eval "$1_pid=$!"
+	while ! grep -q '^ready' "/tmp/$1.out" && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	grep -q '^ready' "/tmp/$1.out"
+}
+# finish NAME: let it run and wait for it; its exit status is in $rc
+finish() {
+	eval "kill -USR1 \$$1_pid; wait \$$1_pid"
+	rc=$?
+}
+out_of() { grep "^$2 " "/tmp/$1.out" | cut -d' ' -f2; }
+wait_hits() {  # wait_hits N: until the pre handler ran N times (10 s at most)
+	local i=0
+	while [ "$(stat_of pre)" -lt "$1" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ "$(stat_of pre)" -ge "$1" ]
+}
+
+ADD=$(off kpu_add)
+SIZE=$(stat -c %s $T)
+
+# Bad requests: a clear errno, nothing registered.
+bad_registers() {
+	expect "a directory" "$(ctl reg /bin 0)" -22 &&
+	expect "past the end" "$(ctl reg $T "$SIZE")" -22 &&
+	expect "inside kpu_add's LEA" "$(ctl reg $T $((ADD + 1)))" -84 &&
+	expect "data (kpu_data)" "$(ctl reg $T "$(off kpu_data)")" -8 &&
+	expect "a file that is not there" "$(ctl reg /nonexistent 0)" -2 &&
+	expect "arm unregistered" "$(ctl arm $$)" -22 &&
+	expect "disarm unregistered" "$(ctl disarm $$)" -22
+}
+check user_bad_requests bad_registers
+
+# kpu_add in two processes of one file, armed in the first only; the
+# handlers sleep.  Right registers before and after the LEA, exact counts.
+two_processes() {
+	expect reg "$(ctl reg $T "$ADD")" 0 &&
+	expect "reg again" "$(ctl reg $T "$ADD")" -16 &&
+	ctl sleep 1 >/dev/null &&
+	start a add 100 && start b add 100 &&
+	expect arm "$(ctl arm "$a_pid")" 0 &&
+	expect "arm again" "$(ctl arm "$a_pid")" -17 &&
+	expect "arm a process without the file" "$(ctl arm $$)" -2 &&
+	finish a && expect "a exit" $rc 0 && finish b && expect "b exit" $rc 0 &&
+	ctl sleep 0 >/dev/null &&
+	expect "a sum" "$(out_of a sum)" 104950 &&
+	expect "b sum" "$(out_of b sum)" 104950 &&
+	expect_stats pre=100 post=100 fault=0 missed=0 tgid_other=0 \
+		sum_di=4950 sum_si=100000 sum_ax=104950 &&
+	expect "post ip - pre ip" $(($(stat_of post_ip) - $(stat_of pre_ip))) 4
+}
+check user_armed_in_one_process_only two_processes
+check user_disarm_gone_process sh -c "[ \"\$(echo disarm $a_pid >$D/ctl 2>&1; grep '^ret ' $D/stats | cut -d' ' -f2)\" = -3 ]"
+check user_unregister sh -c "[ \"\$(echo unreg >$D/ctl; grep '^ret ' $D/stats | cut -d' ' -f2)\" = 0 ]"
+
+# Between a compare and its branch: the branch goes the same way.
+compare_branch() {
+	expect reg "$(ctl reg $T "$(off kpu_max_jcc)")" 0 &&
+	start m max 100 && expect arm "$(ctl arm "$m_pid")" 0 &&
+	finish m && expect exit $rc 0 &&
+	expect "sum of max(i, 50)" "$(out_of m sum)" 6225 &&
+	expect_stats pre=100 post=100 fault=0
+}
+check user_between_compare_and_branch compare_branch
+check user_unregister_2 sh -c "echo unreg >$D/ctl"
+
+# Arming is per address space: a child forked after arming is not armed.
+fork_child() {
+	expect reg "$(ctl reg $T "$ADD")" 0 &&
+	start f fork 50 && expect arm "$(ctl arm "$f_pid")" 0 &&
+	finish f && expect exit $rc 0 &&
+	expect "child sum" "$(out_of f child)" 51225 &&
+	expect "parent sum" "$(out_of f sum)" 51225 &&
+	expect_stats pre=50 post=50 tgid_other=0
+}
+check user_fork_child_not_armed fork_child
+check user_unregister_3 sh -c "echo unreg >$D/ctl"
+
+# A probed load that faults: the fault handler sees the page fault (14),
+# the program still dies of SIGSEGV as it would unprobed.
+faulting_load() {
+	expect reg "$(ctl reg $T "$(off kpu_load_insn)")" 0 &&
+	start l load 0 && expect arm "$(ctl arm "$l_pid")" 0 &&
+	finish l && expect "exit (SIGSEGV)" $rc 139 &&
+	expect "first load" "$(out_of l loaded)" 7 &&
+	expect_stats pre=2 post=1 fault=1 trapnr=14
+}
+check user_fault_in_step faulting_load
+check user_unregister_4 sh -c "echo unreg >$D/ctl"
+
+# Disarm, and unregister, while the program runs through the probe.
+N=1000000
+SUM=500999500000
+disarm_running() {
+	expect reg "$(ctl reg $T "$ADD")" 0 &&
+	start r add $N && expect arm "$(ctl arm "$r_pid")" 0 &&
+	eval "kill -USR1 $r_pid" && wait_hits 10 &&
+	expect disarm "$(ctl disarm "$r_pid")" 0 &&
+	hits=$(stat_of pre) && sleep 0.5 &&
+	expect "hits after disarm" "$(stat_of pre)" "$hits" &&
+	wait "$r_pid" && expect sum "$(out_of r sum)" $SUM &&
+	expect unreg "$(ctl unreg)" 0
+}
+check user_disarm_while_running disarm_running
+unregister_running() {
+	expect reg "$(ctl reg $T "$ADD")" 0 &&
+	start u add $N && expect arm "$(ctl arm "$u_pid")" 0 &&
+	eval "kill -USR1 $u_pid" && wait_hits 10 &&
+	expect unreg "$(ctl unreg)" 0 &&
+	wait "$u_pid" && expect sum "$(out_of u sum)" $SUM &&
+	[ "$(stat_of pre)" -lt $N ]
+}
+check user_unregister_while_running unregister_running
+
+# The probe can be registered again after all that, and the module goes.
+check user_reregister sh -c "[ \"\$(echo reg $T $ADD >$D/ctl; grep '^ret ' $D/stats | cut -d' ' -f2)\" = 0 ] && echo unreg >$D/ctl"
+check user_module_unloads sh -c "! grep -q '^kprobes_user_test ' /proc/modules || rmmod kprobes_user_test"
