@@ -42,7 +42,7 @@ struct kprobe_user {
 	struct kprobe *kp;
 	struct uprobe *uprobe;
 	struct uprobe_consumer consumer;
-	spinlock_t lock;
+	spinlock_t lock;		/* protects armed and dying */
 	struct list_head armed;
 	bool dying;
 };

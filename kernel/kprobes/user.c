@@ -50,7 +50,7 @@ static DEFINE_MUTEX(kprobe_user_mutex);
 #define KPROBE_USER_MAX_HDRS	512
 #define KPROBE_USER_MAX_DECODE	SZ_64K
 /* Symbols read at a time. */
-#define KPROBE_USER_SYM_BATCH	(PAGE_SIZE / sizeof(Elf64_Sym))
+#define KPROBE_USER_SYM_BATCH	(PAGE_SIZE / sizeof(struct elf64_sym))
 
 /* One address space a probe is armed in. */
 struct kprobe_user_mm {
@@ -167,18 +167,20 @@ static int kprobe_user_read(struct inode *inode, loff_t pos, void *buf,
 {
 	struct address_space *mapping = inode->i_mapping;
 	struct page *page;
+	pgoff_t index;
 	size_t off, n;
 
 	if (pos < 0 || len > i_size_read(inode) ||
 	    pos > i_size_read(inode) - len)
 		return -EINVAL;
 	while (len) {
+		index = pos >> PAGE_SHIFT;
 		off = offset_in_page(pos);
 		n = min_t(size_t, len, PAGE_SIZE - off);
 		if (shmem_mapping(mapping))
-			page = shmem_read_mapping_page(mapping, pos >> PAGE_SHIFT);
+			page = shmem_read_mapping_page(mapping, index);
 		else
-			page = read_mapping_page(mapping, pos >> PAGE_SHIFT, NULL);
+			page = read_mapping_page(mapping, index, NULL);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
 		memcpy_from_page(buf, page, off, n);
@@ -193,8 +195,8 @@ static int kprobe_user_read(struct inode *inode, loff_t pos, void *buf,
 /* The file's headers, as far as the checks below need them. */
 struct kprobe_user_elf {
 	struct inode *inode;
-	Elf64_Ehdr ehdr;
-	Elf64_Shdr *shdrs;
+	struct elf64_hdr ehdr;
+	struct elf64_shdr *shdrs;
 };
 
 /* Read a table of @num entries of @size bytes at @off, or NULL. */
@@ -220,7 +222,7 @@ static void *kprobe_user_read_table(struct inode *inode, u64 off, u16 num,
 static bool kprobe_user_in_exec_segment(struct kprobe_user_elf *elf,
 					loff_t offset)
 {
-	Elf64_Phdr *ph;
+	struct elf64_phdr *ph;
 	bool exec = true;
 	int i;
 
@@ -247,9 +249,9 @@ out:
  * first byte's file offset, else -1.
  */
 static loff_t kprobe_user_func_start(struct kprobe_user_elf *elf,
-				     const Elf64_Sym *sym, loff_t offset)
+				     const struct elf64_sym *sym, loff_t offset)
 {
-	const Elf64_Shdr *sh;
+	const struct elf64_shdr *sh;
 	u64 start, off = offset;
 
 	if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size ||
@@ -274,8 +276,8 @@ static loff_t kprobe_user_func_start(struct kprobe_user_elf *elf,
 static loff_t kprobe_user_find_func(struct kprobe_user_elf *elf,
 				    loff_t offset)
 {
-	const Elf64_Shdr *tab = NULL;
-	Elf64_Sym *syms;
+	const struct elf64_shdr *tab = NULL;
+	struct elf64_sym *syms;
 	loff_t start = -1;
 	u64 i, n, count;
 	int s;
@@ -285,16 +287,17 @@ static loff_t kprobe_user_find_func(struct kprobe_user_elf *elf,
 		    (!tab && elf->shdrs[s].sh_type == SHT_DYNSYM))
 			tab = &elf->shdrs[s];
 	}
-	if (!tab || tab->sh_entsize != sizeof(Elf64_Sym))
+	if (!tab || tab->sh_entsize != sizeof(struct elf64_sym))
 		return -1;
 	syms = kmalloc_array(KPROBE_USER_SYM_BATCH, sizeof(*syms), GFP_KERNEL);
 	if (!syms)
 		return -1;
-	count = tab->sh_size / sizeof(Elf64_Sym);
+	count = tab->sh_size / sizeof(struct elf64_sym);
 	for (i = 0; i < count && start < 0; i += n) {
 		n = min_t(u64, count - i, KPROBE_USER_SYM_BATCH);
-		if (kprobe_user_read(elf->inode, tab->sh_offset + i * sizeof(*syms),
-				     syms, n * sizeof(*syms)))
+		if (kprobe_user_read(elf->inode,
+				     tab->sh_offset + i * sizeof(*syms), syms,
+				     n * sizeof(*syms)))
 			break;
 		for (s = 0; s < n && start < 0; s++)
 			start = kprobe_user_func_start(elf, &syms[s], offset);
@@ -362,7 +365,7 @@ static int kprobe_user_check_file(struct inode *inode, loff_t offset)
 	elf.shdrs = kprobe_user_read_table(inode, elf.ehdr.e_shoff,
 					   elf.ehdr.e_shnum,
 					   elf.ehdr.e_shentsize,
-					   sizeof(Elf64_Shdr));
+					   sizeof(struct elf64_shdr));
 	if (!elf.shdrs)
 		return 0;
 	start = kprobe_user_find_func(&elf, offset);
@@ -462,17 +465,18 @@ static bool kprobe_user_registered_locked(struct kprobe *p)
 static int kprobe_user_check_mm(struct mm_struct *mm, struct inode *inode,
 				loff_t offset)
 {
+	VMA_ITERATOR(vmi, mm, 0);
 	struct vm_area_struct *vma;
 	int ret = -ENOENT;
-	loff_t start;
-	VMA_ITERATOR(vmi, mm, 0);
+	loff_t start, size;
 
 	mmap_read_lock(mm);
 	for_each_vma(vmi, vma) {
 		if (!vma->vm_file || file_inode(vma->vm_file) != inode)
 			continue;
 		start = (loff_t)vma->vm_pgoff << PAGE_SHIFT;
-		if (offset < start || offset - start >= vma->vm_end - vma->vm_start)
+		size = vma->vm_end - vma->vm_start;
+		if (offset < start || offset - start >= size)
 			continue;
 		if (vma->vm_flags & VM_EXEC) {
 			ret = 0;
@@ -625,7 +629,7 @@ void unregister_kprobe_user(struct kprobe *p)
 	ku->dying = true;
 	spin_unlock(&ku->lock);
 
-	/* 2. Leave the uprobe: its breakpoints go where no consumer wants them. */
+	/* 2. Leave the uprobe, whose breakpoints go where nobody wants them. */
 	uprobe_unregister_nosync(ku->uprobe, &ku->consumer);
 
 	/* 3. Wait for handlers that started before step 2. */

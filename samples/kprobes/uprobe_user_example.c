@@ -138,5 +138,5 @@ static void __exit uprobe_user_example_exit(void)
 
 module_init(uprobe_user_example_init);
 module_exit(uprobe_user_example_exit);
-MODULE_DESCRIPTION("register_kprobe_user() sample: one instruction of one process");
+MODULE_DESCRIPTION("register_kprobe_user() sample");
 MODULE_LICENSE("GPL");

@@ -95,6 +95,7 @@ static int kpu_on_pid(const char *arg,
 	struct mm_struct *mm;
 	struct pid *pid;
 	int nr, ret;
+	pid_t old;
 
 	ret = kstrtoint(arg, 10, &nr);
 	if (ret)
@@ -108,8 +109,13 @@ static int kpu_on_pid(const char *arg,
 	put_task_struct(task);
 	if (!mm)
 		return -ESRCH;
-	WRITE_ONCE(kpu_tgid, nr);
+	/* Set before arming, since hits may follow at once; undone on error. */
+	old = READ_ONCE(kpu_tgid);
+	if (fn == insert_kprobe_userspace)
+		WRITE_ONCE(kpu_tgid, nr);
 	ret = fn(&kpu_probe, mm);
+	if (ret)
+		WRITE_ONCE(kpu_tgid, old);
 	mmput(mm);
 	return ret;
 }
@@ -204,8 +210,9 @@ static int kpu_stats_show(struct seq_file *m, void *v)
 		   kpu_ret, kpu.pre, kpu.post, kpu.fault, kpu_probe.nmissed);
 	seq_printf(m, "tgid_other %lu\ntrapnr %d\n", kpu.tgid_other,
 		   kpu.trapnr);
-	seq_printf(m, "pre_ip %lu\npost_ip %lu\nsum_di %lu\nsum_si %lu\nsum_ax %lu\n",
-		   kpu.pre_ip, kpu.post_ip, kpu.sum_di, kpu.sum_si, kpu.sum_ax);
+	seq_printf(m, "pre_ip %lu\npost_ip %lu\n", kpu.pre_ip, kpu.post_ip);
+	seq_printf(m, "sum_di %lu\nsum_si %lu\nsum_ax %lu\n", kpu.sum_di,
+		   kpu.sum_si, kpu.sum_ax);
 	spin_unlock(&kpu_lock);
 	mutex_unlock(&kpu_mutex);
 	return 0;
@@ -232,5 +239,5 @@ static void __exit kpu_exit(void)
 
 module_init(kpu_init);
 module_exit(kpu_exit);
-MODULE_DESCRIPTION("A user-space probe driven from debugfs, for the guest tests");
+MODULE_DESCRIPTION("A user-space probe driven through debugfs, for tests");
 MODULE_LICENSE("GPL");

@@ -105,8 +105,14 @@ two_processes() {
 	expect "post ip - pre ip" $(($(stat_of post_ip) - $(stat_of pre_ip))) 4
 }
 check user_armed_in_one_process_only two_processes
-check user_disarm_gone_process sh -c "[ \"\$(echo disarm $a_pid >$D/ctl 2>&1; grep '^ret ' $D/stats | cut -d' ' -f2)\" = -3 ]"
-check user_unregister sh -c "[ \"\$(echo unreg >$D/ctl; grep '^ret ' $D/stats | cut -d' ' -f2)\" = 0 ]"
+# The first process is gone (reaped): no pid to disarm.
+gone_process() {
+	echo "pid of the first process: '$a_pid'"
+	expect "disarm a reaped process" "$(ctl disarm "$a_pid")" -3
+}
+check user_disarm_gone_process gone_process
+unregister() { expect unreg "$(ctl unreg)" 0; }
+check user_unregister unregister
 
 # Between a compare and its branch: the branch goes the same way.
 compare_branch() {
@@ -117,7 +123,7 @@ compare_branch() {
 	expect_stats pre=100 post=100 fault=0
 }
 check user_between_compare_and_branch compare_branch
-check user_unregister_2 sh -c "echo unreg >$D/ctl"
+check user_unregister_2 unregister
 
 # Arming is per address space: a child forked after arming is not armed.
 fork_child() {
@@ -129,7 +135,7 @@ fork_child() {
 	expect_stats pre=50 post=50 tgid_other=0
 }
 check user_fork_child_not_armed fork_child
-check user_unregister_3 sh -c "echo unreg >$D/ctl"
+check user_unregister_3 unregister
 
 # A probed load that faults: the fault handler sees the page fault (14),
 # the program still dies of SIGSEGV as it would unprobed.
@@ -141,7 +147,7 @@ faulting_load() {
 	expect_stats pre=2 post=1 fault=1 trapnr=14
 }
 check user_fault_in_step faulting_load
-check user_unregister_4 sh -c "echo unreg >$D/ctl"
+check user_unregister_4 unregister
 
 # Disarm, and unregister, while the program runs through the probe.
 N=1000000
@@ -168,5 +174,6 @@ unregister_running() {
 check user_unregister_while_running unregister_running
 
 # The probe can be registered again after all that, and the module goes.
-check user_reregister sh -c "[ \"\$(echo reg $T $ADD >$D/ctl; grep '^ret ' $D/stats | cut -d' ' -f2)\" = 0 ] && echo unreg >$D/ctl"
+reregister() { expect reg "$(ctl reg $T "$ADD")" 0 && unregister; }
+check user_reregister reregister
 check user_module_unloads sh -c "! grep -q '^kprobes_user_test ' /proc/modules || rmmod kprobes_user_test"
