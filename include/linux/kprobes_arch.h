@@ -40,6 +40,8 @@
 
 #ifdef CONFIG_KPROBES
 
+struct kprobe_site_kind;
+
 /**
  * struct kprobe_site - everything registered at one probed instruction
  * @node: link in the probe hash table (RCU readers, kprobe mutex writers)
@@ -63,9 +65,9 @@
  * @opt_used: the site has had a detour: once it goes, it is freed only
  *	after the optimizer's next wait (a task preempted in the detour
  *	may still call in with it)
- * @on_ftrace: @addr is a function's ftrace call site: the site is armed
- *	by attaching it to one of kprobes' ftrace_ops, never by a breakpoint,
- *	and has no @ainsn
+ * @kind: how the site is prepared, armed and hit: a breakpoint, or a
+ *	function's ftrace call site, which is armed by attaching it to one
+ *	of kprobes' ftrace_ops and has no @ainsn (private to the core)
  * @fops: the ftrace_ops whose calls run the site's probes, or NULL;
  *	written under the kprobe mutex, read by the ftrace handler
  * @fops_in: bit mask of kprobes' ftrace_ops whose filter holds @addr;
@@ -94,7 +96,7 @@ struct kprobe_site {
 	u8 opt;
 	bool opt_refused;
 	bool opt_used;
-	bool on_ftrace;
+	const struct kprobe_site_kind *kind;
 	u8 fops_in;
 	struct ftrace_ops *fops;
 	kprobe_opcode_t opcode;
@@ -117,12 +119,6 @@ static inline bool kprobe_site_via_detour(struct kprobe_site *site)
 {
 	/* Pairs with the release that publishes a new detour (opt.c). */
 	return smp_load_acquire(&site->opt) != KPROBE_OPT_NONE;
-}
-
-/* Is @site armed through ftrace rather than by a breakpoint? */
-static inline bool kprobe_site_on_ftrace(struct kprobe_site *site)
-{
-	return IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && site->on_ftrace;
 }
 
 /*

@@ -157,15 +157,12 @@ static void site_write_text_locked(struct kprobe_site *site)
 
 	lockdep_assert_held(&text_mutex);
 	kprobe_site_mark_dirty_locked(site);
-	/* ftrace sites are attached and detached after the commit. */
-	if (kprobe_site_on_ftrace(site))
+	/* Kinds without text of their own are attached after the commit. */
+	if (!site->kind->write_text)
 		return;
 	if (want == site->armed || site->opt == KPROBE_OPT_DONE)
 		return;
-	if (want)
-		arch_arm_kprobe_site(site);
-	else
-		arch_disarm_kprobe_site(site);
+	site->kind->write_text(site, want);
 	site->armed = want;
 	kprobe_text_written = true;
 }
@@ -277,9 +274,42 @@ bool kprobe_registered(struct kprobe *p)
 	return ret;
 }
 
+/* A breakpoint site: the arch decodes the instruction and copies it. */
+static int int3_site_prepare(struct kprobe_site *site)
+{
+	/* An optimized jump over the address goes before we look at it. */
+	kprobe_opt_clear_region_text_locked((unsigned long)site->addr);
+	return arch_prepare_kprobe_site(site);
+}
+
+static void int3_site_write_text(struct kprobe_site *site, bool arm)
+{
+	if (arm)
+		arch_arm_kprobe_site(site);
+	else
+		arch_disarm_kprobe_site(site);
+}
+
+const struct kprobe_site_kind kprobe_int3_site_kind = {
+	.prepare	= int3_site_prepare,
+	.release	= arch_release_kprobe_site,
+	.write_text	= int3_site_write_text,
+	.traps		= true,
+	.optimizable	= true,
+};
+
+/* The kind of site that goes at @addr: ftrace owns its call sites. */
+static const struct kprobe_site_kind *site_kind_at(unsigned long addr)
+{
+	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && kprobe_ftrace_addr(addr))
+		return &kprobe_ftrace_site_kind;
+	return &kprobe_int3_site_kind;
+}
+
 /*
- * Create and hash the site for @addr: check the address, let the arch
- * decode the instruction and prepare its copy.  Nothing is armed yet.
+ * Create and hash the site for @addr: check the address, have the site's
+ * kind prepare it (for a breakpoint: decode the instruction, copy it).
+ * Nothing is armed yet.
  */
 static struct kprobe_site *site_create_text_locked(kprobe_opcode_t *addr)
 {
@@ -298,15 +328,11 @@ static struct kprobe_site *site_create_text_locked(kprobe_opcode_t *addr)
 	INIT_LIST_HEAD(&site->dirty);
 	INIT_LIST_HEAD(&site->opt_link);
 
+	site->kind = site_kind_at((unsigned long)addr);
+
 	ret = kprobe_check_address_text_locked((unsigned long)addr, &mod);
-	if (!ret && kprobe_ftrace_addr((unsigned long)addr)) {
-		/* Nothing to decode: ftrace owns the call there. */
-		site->on_ftrace = true;
-	} else if (!ret) {
-		/* An optimized jump over @addr goes before we look at it. */
-		kprobe_opt_clear_region_text_locked((unsigned long)addr);
-		ret = arch_prepare_kprobe_site(site);
-	}
+	if (!ret && site->kind->prepare)
+		ret = site->kind->prepare(site);
 
 	if (!ret)
 		hlist_add_head_rcu(&site->node, kprobe_bucket(addr));
@@ -330,8 +356,8 @@ static struct kprobe_site *site_create_text_locked(kprobe_opcode_t *addr)
 static void site_free_locked(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
-	if (!kprobe_site_on_ftrace(site))
-		arch_release_kprobe_site(site);
+	if (site->kind->release)
+		site->kind->release(site);
 	if (site->opt_used)
 		kprobe_opt_free_site_locked(site);
 	else
@@ -397,8 +423,7 @@ static int register_kprobe_text_locked(struct kprobe *p)
 	if (jprobe && kprobe_is_jprobe(p))
 		return -EEXIST;
 	p->opcode = site->opcode;
-	if (kprobe_site_on_ftrace(site))
-		p->flags |= KPROBE_FLAG_FTRACE;
+	p->flags |= site->kind->probe_flags;
 
 	/*
 	 * 5. Publish the probe, then arm if it is the first enabled one.

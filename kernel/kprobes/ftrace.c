@@ -61,6 +61,14 @@ static struct kprobe_fops kprobe_fops[KPROBE_FOPS_NR] = {
 	},
 };
 
+/*
+ * The call site needs nothing decoded or copied and is never written by
+ * kprobes: ftrace runs its probes once the commit has attached it.
+ */
+const struct kprobe_site_kind kprobe_ftrace_site_kind = {
+	.probe_flags	= KPROBE_FLAG_FTRACE,
+};
+
 /* Set by ftrace_kill(): ftrace is broken, never call into it again. */
 bool kprobe_ftrace_dead;
 

@@ -380,8 +380,8 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 	struct kprobe_site *site = kprobe_site_find(addr);
 
 	lockdep_assert_irqs_disabled();
-	/* ftrace call sites are armed through ftrace, never by a breakpoint. */
-	if (unlikely(!site || kprobe_site_on_ftrace(site)))
+	/* Some kinds of site never trap: ftrace call sites. */
+	if (unlikely(!site || !site->kind->traps))
 		return breakpoint_gone(addr, regs);
 	if (unlikely(kprobe_running()))
 		return hit_nested(site, regs);

@@ -64,6 +64,43 @@ __kprobe_site_find(kprobe_opcode_t *addr, bool cond)
 	return NULL;
 }
 
+/**
+ * struct kprobe_site_kind - what differs between the kinds of probe site
+ * @prepare: check the instruction at the new site's address and make
+ *	what a hit needs; NULL if nothing.  Both locks held
+ * @release: undo @prepare; NULL if nothing.  kprobe mutex held
+ * @write_text: put the site's breakpoint in (@arm) or take it out, to take
+ *	effect at the batch's commit; NULL for a kind that is attached after
+ *	the commit instead (ftrace call sites, ftrace.c).  Both locks held
+ * @probe_flags: KPROBE_FLAG_* of every probe at such a site
+ * @traps: a breakpoint trap at the site's address can be the site's
+ * @optimizable: jump optimization may replace the breakpoint
+ *
+ * Registration, arming, freeing, the breakpoint path and the optimizer
+ * decide with these.  Code that serves one kind only (ftrace.c, the
+ * ftrace handler in hit.c, the detaching of killed ftrace sites) asks
+ * kprobe_site_on_ftrace().
+ */
+struct kprobe_site_kind {
+	int (*prepare)(struct kprobe_site *site);
+	void (*release)(struct kprobe_site *site);
+	void (*write_text)(struct kprobe_site *site, bool arm);
+	u32 probe_flags;
+	bool traps;
+	bool optimizable;
+};
+
+/* core.c: a breakpoint; ftrace.c: a function's ftrace call site */
+extern const struct kprobe_site_kind kprobe_int3_site_kind;
+extern const struct kprobe_site_kind kprobe_ftrace_site_kind;
+
+/* Is @site armed through ftrace rather than by a breakpoint? */
+static __always_inline bool kprobe_site_on_ftrace(struct kprobe_site *site)
+{
+	return IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) &&
+	       site->kind == &kprobe_ftrace_site_kind;
+}
+
 /* get_kprobe_site() for the hit paths, which never run preemptible. */
 static __always_inline struct kprobe_site *kprobe_site_find(kprobe_opcode_t *addr)
 {

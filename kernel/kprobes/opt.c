@@ -77,7 +77,7 @@ static bool site_wants_jump(struct kprobe_site *site)
 	struct kprobe *p;
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (!opt_enabled || site->opt_refused || kprobe_site_on_ftrace(site) ||
+	if (!opt_enabled || site->opt_refused || !site->kind->optimizable ||
 	    !kprobe_site_wants_armed(site))
 		return false;
 	if (site->nr_post)
