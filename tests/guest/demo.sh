@@ -76,8 +76,9 @@ kpu=$!
 while ! grep -q ready /tmp/kpu.out; do sleep 0.1; done
 modprobe uprobe_user_example path=/bin/kpu-target offset="$off" pid=$kpu
 kill -USR1 $kpu; wait $kpu
-echo "  kpu-target printed: $(grep sum /tmp/kpu.out)   (3 calls of kpu_add(i, 1000))"
 dmesg | grep 'uprobe_user_example:' | tail -n 7
+expect "kpu-target's sum of kpu_add(i, 1000), i < 3" "$(grep sum /tmp/kpu.out | cut -d' ' -f2)" -eq 3003
+expect "user-space hits" "$(dmesg | grep -c 'uprobe_user_example: hit')" -eq 3
 rmmod uprobe_user_example
 dmesg | grep 'uprobe_user_example:' | tail -n 1
 
