@@ -11,6 +11,7 @@
 #   make run       same build, boot the demo (tests/guest/demo.sh)
 #   make shell     same build, interactive shell in the guest
 #   make patches   export the series (series/NN-*.{msg,files}) to out/patches
+#   make bisect-check  after each patch: build, boot, run the tests present
 #   make bench     build both kernels, boot each with tests/bench/ (alternating,
 #                  BENCH_RUNS=3 rounds), table of ours vs stock in out/bench.md
 #   make fuzz      random probes via kprobe_events on both kernels (same specs,
@@ -28,12 +29,12 @@ export FLAVOR
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help deps pristine tree kernel initramfs test run shell patches kunit-py matrix \
+.PHONY: help deps pristine tree kernel initramfs test run shell patches bisect-check kunit-py matrix \
 	originality doc-check clean distclean header bench hit-trace fuzz
 
 help:
-	@sed -n '3,23p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "targets: deps tree kernel initramfs test kunit-py matrix run shell bench fuzz hit-trace patches originality doc-check clean distclean"
+	@sed -n '3,24p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "targets: deps tree kernel initramfs test kunit-py matrix run shell bench fuzz hit-trace patches bisect-check originality doc-check clean distclean"
 
 deps:
 	@$(S)/deps.sh
@@ -100,6 +101,12 @@ hit-trace: deps
 patches: deps
 	@FLAVOR=ours $(S)/prepare-tree.sh
 	@$(S)/make-patches.sh
+
+# After every patch of the series: build the kernel, boot it and run the
+# tests the tree has at that point (scripts/bisect-check.sh; too slow for
+# CI).  BISECT_QUICK=1 only compiles what the series touches.
+bisect-check: patches
+	@$(S)/bisect-check.sh
 
 # The project's originality checker lives next to the repository.
 ORIGINALITY ?= $(firstword $(wildcard ../shared/tools/originality \
