@@ -5,16 +5,7 @@
 DBG=/sys/kernel/debug/kprobes
 TR=/sys/kernel/tracing
 n=0
-check() {  # check NAME COMMAND...
-	name=$1; shift
-	n=$((n + 1))
-	if "$@" >/tmp/check.out 2>&1; then
-		echo "ok $n $name"
-	else
-		sed 's/^/# /' /tmp/check.out
-		echo "not ok $n $name"
-	fi
-}
+. /ktap.sh
 
 check_if() {  # check_if OPTION NAME COMMAND...: SKIP when CONFIG_OPTION is off
 	local opt=$1

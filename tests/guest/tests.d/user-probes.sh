@@ -6,16 +6,7 @@ D=/sys/kernel/debug/kprobes_user_test
 T=/bin/kpu-target
 PLAN=14
 n=0
-check() {  # check NAME COMMAND...
-	name=$1; shift
-	n=$((n + 1))
-	if "$@" >/tmp/check.out 2>&1; then
-		echo "ok $n $name"
-	else
-		sed 's/^/# /' /tmp/check.out
-		echo "not ok $n $name"
-	fi
-}
+. /ktap.sh
 
 echo "KTAP version 1"
 echo "1..$PLAN"
