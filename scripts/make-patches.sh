@@ -7,9 +7,6 @@
 #                            files under it; globs allowed)
 #     -path/in/kernel        delete pristine path(s) (globs allowed)
 #     patches/NAME.patch     apply that glue patch (globs allowed)
-#     tree/path < proj/path  put the project file proj/path at tree/path (an
-#                            intermediate version, e.g. from series/alt/, for
-#                            a commit before the overlay's final one)
 #     path <- D.diff ...     the overlay file path minus the hunks of the
 #                            diffs D (series/strip/NN-slug.diff: what patch
 #                            NN adds to files that earlier patches carry),
@@ -109,14 +106,6 @@ apply_entry() {
 				(cd "$WORK" && git apply -R --include="$dest" "$ROOT/$src") ||
 					error "$stem: the hunks of $src do not come off $dest"
 			done
-			;;
-		*' < '*)
-			# An intermediate version of a file, kept in the project
-			# (e.g. series/alt/...), for a commit before the final one.
-			dest=${line%% < *} src=${line#* < }
-			[ -f "$ROOT/$src" ] || { error "$stem: '$src' (for $dest) not in the project"; return; }
-			mkdir -p "$WORK/$(dirname "$dest")"
-			cp "$ROOT/$src" "$WORK/$dest"
 			;;
 		-*)
 			matches=$(expand_in "$WORK" "${line#-}")
