@@ -84,13 +84,33 @@ enum kprobe_user_hit {
 	KPROBE_USER_RUN,	/* the handlers run */
 };
 
+static enum kprobe_user_hit __kprobe_user_classify(struct kprobe_user *ku)
+{
+	lockdep_assert_held(&ku->lock);
+	if (!kprobe_user_find_mm(ku, current->mm))
+		return KPROBE_USER_NOT_ARMED;
+	return ku->dying ? KPROBE_USER_MISSED : KPROBE_USER_RUN;
+}
+
 static enum kprobe_user_hit kprobe_user_classify(struct kprobe_user *ku)
 {
-	enum kprobe_user_hit hit = KPROBE_USER_NOT_ARMED;
+	enum kprobe_user_hit hit;
 
 	spin_lock(&ku->lock);
-	if (kprobe_user_find_mm(ku, current->mm))
-		hit = ku->dying ? KPROBE_USER_MISSED : KPROBE_USER_RUN;
+	hit = __kprobe_user_classify(ku);
+	spin_unlock(&ku->lock);
+	return hit;
+}
+
+/* As kprobe_user_classify(), and a miss is counted in the same section. */
+static enum kprobe_user_hit kprobe_user_classify_hit(struct kprobe_user *ku)
+{
+	enum kprobe_user_hit hit;
+
+	spin_lock(&ku->lock);
+	hit = __kprobe_user_classify(ku);
+	if (hit == KPROBE_USER_MISSED)
+		ku->kp->nmissed++;
 	spin_unlock(&ku->lock);
 	return hit;
 }
@@ -114,14 +134,11 @@ static int kprobe_user_pre(struct uprobe_consumer *uc, struct pt_regs *regs)
 	struct kprobe_user *ku = to_kprobe_user(uc);
 	struct kprobe *p = ku->kp;
 
-	switch (kprobe_user_classify(ku)) {
+	switch (kprobe_user_classify_hit(ku)) {
 	case KPROBE_USER_NOT_ARMED:
 		/* uprobes asks the filter again and unpatches this mm. */
 		return UPROBE_HANDLER_REMOVE;
 	case KPROBE_USER_MISSED:
-		spin_lock(&ku->lock);
-		p->nmissed++;
-		spin_unlock(&ku->lock);
 		return 0;
 	case KPROBE_USER_RUN:
 		break;
