@@ -341,9 +341,11 @@ static int kw_writer(void *data)
  */
 static void kwatch_unregister_under_hits(struct kunit *test)
 {
-	struct task_struct *threads[NR_CPUS];
+	struct task_struct **threads;
 	int cpu, nthreads = 0, round, n, after;
 
+	threads = kunit_kcalloc(test, nr_cpu_ids, sizeof(*threads), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, threads);
 	for_each_online_cpu(cpu) {
 		threads[nthreads] = kthread_run_on_cpu(kw_writer, NULL, cpu,
 						       "kpt_kwatch/%u");

@@ -109,7 +109,7 @@ static bool stress_one_round(struct kunit *test, struct stress_ctx *c,
 
 static void stress_register_while_hitting(struct kunit *test)
 {
-	struct task_struct *threads[NR_CPUS];
+	struct task_struct **threads;
 	struct stress_ctx *c;
 	unsigned long deadline, cap;
 	unsigned int round = 0;
@@ -117,6 +117,8 @@ static void stress_register_while_hitting(struct kunit *test)
 
 	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
+	threads = kunit_kcalloc(test, nr_cpu_ids, sizeof(*threads), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, threads);
 
 	for_each_online_cpu(cpu) {
 		threads[n] = kthread_run_on_cpu(stress_caller, c, cpu,
