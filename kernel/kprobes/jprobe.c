@@ -261,3 +261,11 @@ int disable_jprobe(struct jprobe *jp)
 	return disable_kprobe(&jp->kp);
 }
 EXPORT_SYMBOL_GPL(disable_jprobe);
+
+/*
+ * jprobe_return() is the architecture's, a trap written in assembly.  It
+ * is exported here, from C, because genksyms reads C prototypes only: an
+ * export in the assembly file would carry no CRC, and with MODVERSIONS
+ * no module calling it could load.
+ */
+EXPORT_SYMBOL_GPL(jprobe_return);

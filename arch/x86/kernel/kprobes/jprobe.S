@@ -7,10 +7,10 @@
  * kprobe_jprobe_return(), which never comes back here.  Called outside a
  * mirror (from a kprobe handler, or with no probe hit at all), the
  * breakpoint costs a one-time warning and the RET returns.
- * It lives in .kprobes.text, where no probe may be placed.
+ * It lives in .kprobes.text, where no probe may be placed.  The generic
+ * kernel/kprobes/jprobe.c exports it.
  */
 #include <linux/linkage.h>
-#include <linux/export.h>
 #include <linux/objtool.h>
 #include <asm/asm.h>
 
@@ -22,4 +22,3 @@ SYM_INNER_LABEL(x86_jprobe_return_trap, SYM_L_GLOBAL)
 	RET
 SYM_FUNC_END(jprobe_return)
 	.popsection
-EXPORT_SYMBOL_GPL(jprobe_return)
