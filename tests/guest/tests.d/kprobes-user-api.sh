@@ -7,14 +7,17 @@ TR=/sys/kernel/tracing
 n=0
 . /ktap.sh
 
-check_if() {  # check_if OPTION NAME COMMAND...: SKIP when CONFIG_OPTION is off
+# check_if OPTION[=VALUE] NAME COMMAND...: SKIP unless CONFIG_OPTION is
+# VALUE (y when not given)
+check_if() {
 	local opt=$1
 	shift
-	if grep -q "^CONFIG_$opt=y" /etc/kernel.config; then
+	case $opt in *=*) ;; *) opt=$opt=y ;; esac
+	if grep -q "^CONFIG_$opt\$" /etc/kernel.config; then
 		check "$@"
 	else
 		n=$((n + 1))
-		echo "ok $n $1 # SKIP CONFIG_$opt is off"
+		echo "ok $n $1 # SKIP CONFIG_$opt is not set"
 	fi
 }
 
@@ -307,7 +310,7 @@ livepatch_and_kprobe() {
 	echo '-:kp_cmd' >>$TR/kprobe_events
 	return $rc
 }
-check_if LIVEPATCH livepatch_redirect_stands_under_kprobe livepatch_and_kprobe
+check_if SAMPLE_LIVEPATCH=m livepatch_redirect_stands_under_kprobe livepatch_and_kprobe
 
 # LKDTM's crash points are kprobes: INT_HW_IRQ_EN probes handle_irq_event
 # and, every cpoint_count-th hit, runs the crash type from the pre handler,
