@@ -84,6 +84,7 @@ enum kprobe_user_hit {
 	KPROBE_USER_RUN,	/* the handlers run */
 };
 
+/* What a hit in the current mm gets.  @ku->lock held. */
 static enum kprobe_user_hit __kprobe_user_classify(struct kprobe_user *ku)
 {
 	lockdep_assert_held(&ku->lock);
@@ -98,19 +99,6 @@ static enum kprobe_user_hit kprobe_user_classify(struct kprobe_user *ku)
 
 	spin_lock(&ku->lock);
 	hit = __kprobe_user_classify(ku);
-	spin_unlock(&ku->lock);
-	return hit;
-}
-
-/* As kprobe_user_classify(), and a miss is counted in the same section. */
-static enum kprobe_user_hit kprobe_user_classify_hit(struct kprobe_user *ku)
-{
-	enum kprobe_user_hit hit;
-
-	spin_lock(&ku->lock);
-	hit = __kprobe_user_classify(ku);
-	if (hit == KPROBE_USER_MISSED)
-		ku->kp->nmissed++;
 	spin_unlock(&ku->lock);
 	return hit;
 }
@@ -133,8 +121,16 @@ static int kprobe_user_pre(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct kprobe_user *ku = to_kprobe_user(uc);
 	struct kprobe *p = ku->kp;
+	enum kprobe_user_hit hit;
 
-	switch (kprobe_user_classify_hit(ku)) {
+	/* A miss is counted in the section that finds it. */
+	spin_lock(&ku->lock);
+	hit = __kprobe_user_classify(ku);
+	if (hit == KPROBE_USER_MISSED)
+		p->nmissed++;
+	spin_unlock(&ku->lock);
+
+	switch (hit) {
 	case KPROBE_USER_NOT_ARMED:
 		/* uprobes asks the filter again and unpatches this mm. */
 		return UPROBE_HANDLER_REMOVE;

@@ -17,7 +17,7 @@ check_if() {
 		check "$@"
 	else
 		n=$((n + 1))
-		echo "ok $n $1 # SKIP CONFIG_$opt is not set"
+		echo "ok $n $1 # SKIP needs CONFIG_$opt"
 	fi
 }
 
