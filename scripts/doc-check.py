@@ -25,6 +25,10 @@ mechanically, and compares it:
   config     every CONFIG_ option (and ``HAVE_...``) exists in a Kconfig
              of the pristine tree or is added by patches/*.patch, and is
              not removed by them
+  locked     what the document says of the ``_locked`` and
+             ``_text_locked`` suffixes: every such function defined in
+             kernel/kprobes/ asserts its file's registration mutex, or
+             text_mutex for ``_text_locked``, with lockdep_assert_held()
   symbols    every ``name`` or ``name()`` that looks like kprobes API
              exists in our kernel/, include/ or arch/ (else: other
              subsystems' names in the pristine tree, kprobes-looking ones
@@ -381,6 +385,36 @@ def check_errno(c, doc):
                 is not None, f"doc errno {e} occurs in the kprobes sources")
 
 
+# A function definition whose name ends in _locked, and its body.
+LOCKED_DEF = re.compile(r"^[a-z][\w \*]*?\b(\w+_locked)\([^;{}]*?\)\n\{\n(.*?)\n\}",
+                        re.M | re.S)
+# The mutex that serializes registration in each file (kprobe_mutex in the
+# core files).
+FILE_MUTEX = {"kwatch.c": "kwatch_mutex", "user.c": "kprobe_user_mutex"}
+
+
+def check_locked(c, doc):
+    said = re.search(r"ending in\s+``_locked``.*?each asserts it", doc, re.S)
+    if not c.check(said is not None,
+                   "doc states what a _locked suffix means"):
+        return
+    n = 0
+    for path, text in sorted(our_sources().items()):
+        rel = os.path.relpath(path, ROOT)
+        if not rel.startswith("kernel/kprobes/") or not rel.endswith(".c"):
+            continue
+        base = os.path.basename(rel)
+        for m in LOCKED_DEF.finditer(text):
+            name, body = m.group(1), m.group(2)
+            want = ("text_mutex" if name.endswith("_text_locked") else
+                    FILE_MUTEX.get(base, "kprobe_mutex"))
+            held = re.findall(r"lockdep_assert_held\(&?(\w+)\)", body)
+            c.check(want in held, f"{rel}: {name}() asserts {want}",
+                    f"asserts {held or 'nothing'}")
+            n += 1
+    c.check(n > 0, "kernel/kprobes/ has _locked functions to check")
+
+
 def kconfig_symbols(ksrc):
     defined = set()
     for dirpath, dirnames, filenames in os.walk(ksrc):
@@ -479,6 +513,7 @@ def main():
     check_suites(c, doc)
     check_insns(c, doc)
     check_errno(c, doc)
+    check_locked(c, doc)
     check_config(c, doc, args.kernel_src)
     check_symbols(c, doc, args.kernel_src)
     print(f"{c.passed} passed, {c.failed} failed")

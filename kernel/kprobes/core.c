@@ -172,6 +172,7 @@ static void sites_clean_locked(struct list_head *dirty)
 {
 	struct kprobe_site *site, *tmp;
 
+	lockdep_assert_held(&kprobe_mutex);
 	list_for_each_entry_safe(site, tmp, dirty, dirty)
 		list_del_init(&site->dirty);
 }

@@ -88,6 +88,7 @@ static void kwatch_release_locked(struct kwatch *kw)
 {
 	int cpu;
 
+	lockdep_assert_held(&kwatch_mutex);
 	for_each_possible_cpu(cpu)
 		kwatch_put_cpu_locked(kw, cpu);
 	free_percpu(kw->events);
