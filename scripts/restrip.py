@@ -12,9 +12,11 @@ without their context, and then they no longer come off.  For each FILE
   1. rebuilds the file's states between the patches from HEAD's file and
      HEAD's strip diffs (each state is the one before a diff takes off);
   2. carries the edit (HEAD -> work tree) into every state with a
-     three-way merge; where the edit touches text a state does not have
-     yet (a later patch adds it) the state keeps its own text, and the
-     place is listed, to be checked by eye;
+     three-way merge, or, where that conflicts, group by group of
+     changed lines: a group goes where its text and the lines around it
+     occur once in the state (a replacement of enough text: its old
+     lines alone); one whose text a state does not have yet (a later
+     patch adds it) is left out of that state, and counted;
   3. writes each strip diff's part for FILE again as the difference
      between consecutive new states, leaving its parts for other files
      as they are in the work tree.
@@ -73,8 +75,73 @@ def unapply(state, section, path):
             return f.read()
 
 
-def merge(state, base, edited, where):
-    """Carry base -> edited into @state; conflicts keep @state's text."""
+def find_once(lines, block):
+    """Index of the only place @block occurs in @lines, else None."""
+    n = len(block)
+    hits = [i for i in range(len(lines) - n + 1) if lines[i:i + n] == block]
+    return hits[0] if len(hits) == 1 else None
+
+
+def edit_groups(base, edited, path):
+    """The edit base -> edited as groups of consecutive changed lines:
+    (line before, removed lines, added lines, line after); the lines
+    around are None at the ends of the file."""
+    lines = base.split("\n")
+    whole = section_diff(base, edited, path, context=0)
+    groups = []
+    for h in whole.split("\n@@")[1:]:
+        m = re.match(r" -(\d+)(?:,(\d+))? ", h)
+        start, count = int(m.group(1)), int(m.group(2) or 1)
+        body = h.split("\n")[1:]
+        removed = [ln[1:] for ln in body if ln[:1] == "-"]
+        added = [ln[1:] for ln in body if ln[:1] == "+"]
+        # Removed lines are start..start+count-1 (1-based); an insertion
+        # (count 0) goes after line start.
+        first = start - 1 if count else start
+        before = lines[first - 1] if first > 0 else None
+        after_i = first + count
+        after = lines[after_i] if after_i < len(lines) else None
+        groups.append((before, removed, added, after))
+    return groups
+
+
+def apply_group(lines, group):
+    """Apply one group where its text occurs once: with the lines around
+    it, else (a replacement of distinctive lines) the removed lines
+    alone.  Returns the new lines, or None."""
+    before, removed, added, after = group
+    ctx_b = [before] if before is not None else []
+    ctx_a = [after] if after is not None else []
+    old = ctx_b + removed + ctx_a
+    at = find_once(lines, old)
+    if at is not None:
+        return lines[:at] + ctx_b + added + ctx_a + lines[at + len(old):]
+    if len("".join(removed).replace(" ", "").replace("\t", "")) < 30:
+        return None	# an insertion, or too little text to be sure
+    at = find_once(lines, removed)
+    if at is None:
+        return None
+    return lines[:at] + added + lines[at + len(removed):]
+
+
+def apply_hunks(state, base, edited, path):
+    """Apply base -> edited to @state group by group; return the result
+    and how many groups did not apply."""
+    lines = state.split("\n")
+    skipped = 0
+    for g in edit_groups(base, edited, path):
+        out = apply_group(lines, g)
+        if out is None:
+            skipped += 1
+        else:
+            lines = out
+    return "\n".join(lines), skipped
+
+
+def merge(state, base, edited, where, path):
+    """Carry base -> edited into @state.  Where a three-way merge
+    conflicts, the edit goes in hunk by hunk; a hunk whose text the state
+    does not have is left out."""
     with tempfile.TemporaryDirectory() as d:
         names = []
         for name, text in (("state", state), ("base", base),
@@ -84,23 +151,25 @@ def merge(state, base, edited, where):
                 f.write(text)
             names.append(p)
         r = run("git", "merge-file", "-p", *names, check=False)
-        if r.returncode:
-            print(f"restrip: {where}: {r.returncode} place(s) where the "
-                  "edit touches text this state does not have; kept the "
-                  "state's text", file=sys.stderr)
-            r = run("git", "merge-file", "-p", "--ours", *names)
+    if r.returncode == 0:
         return r.stdout
+    out, skipped = apply_hunks(state, base, edited, path)
+    if skipped:
+        print(f"restrip: {where}: {skipped} group(s) of changed lines touch text "
+              "this state does not have; left out", file=sys.stderr)
+    return out
 
 
-def section_diff(before, after, path):
-    """A strip diff section for @path: @before -> @after, 3 lines context."""
+def section_diff(before, after, path, context=3):
+    """A strip diff section for @path: @before -> @after."""
     with tempfile.TemporaryDirectory() as d:
         a, b = os.path.join(d, "a"), os.path.join(d, "b")
         with open(a, "w") as f:
             f.write(before)
         with open(b, "w") as f:
             f.write(after)
-        r = run("git", "diff", "--no-index", "--no-prefix", "-U3", a, b,
+        r = run("git", "diff", "--no-index", "--no-prefix",
+                f"-U{context}", a, b,
                 check=False)
     body = r.stdout[r.stdout.index("\n@@") + 1:] if "\n@@" in r.stdout else ""
     if not body:
@@ -130,7 +199,7 @@ def restrip(path, since):
 
     # 2.
     new_states = [s if int(touching[i][:2]) <= since else
-                  merge(s, base, edited, f"{path} before {touching[i]}")
+                  merge(s, base, edited, f"{path} before {touching[i]}", path)
                   for i, s in enumerate(old_states[:-1])] + [edited]
 
     # 3.
