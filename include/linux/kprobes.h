@@ -16,8 +16,10 @@
  * &struct kprobe_site, which owns the breakpoint and the copy of the
  * instruction; each probe keeps its own handlers, flags and miss count.
  *
- * Handlers run with preemption disabled, in the exception context of the
- * breakpoint (NMI-like on x86): they must not sleep.  A probe that is hit
+ * Handlers run with preemption disabled and must not sleep.  A
+ * breakpoint runs them in its exception context (NMI-like on x86); the
+ * other ways to a site that Documentation/trace/kprobes.rst describes
+ * run them in the probed code's context, with interrupts as it had them.  A probe that is hit
  * while a handler runs on the same CPU runs no handler and counts the
  * hit in its @nmissed instead.
  *
@@ -73,8 +75,10 @@ typedef int (*kretprobe_handler_t)(struct kretprobe_instance *,
 
 /**
  * struct kprobe - one breakpoint handler set at one instruction
- * @hlist: never hashed by kprobes; kept initialised so that callers can
- *	test "registered" as !list_empty(@list) || !hlist_unhashed(@hlist)
+ * @hlist: never hashed by kprobes; initialised by register, so that
+ *	callers can test "registered" as !list_empty(@list) ||
+ *	!hlist_unhashed(@hlist).  Unregister does not initialise them
+ *	again: a caller that asks after it re-initialises both first
  * @list: link in the probe's &struct kprobe_site list while registered
  * @nmissed: hits that ran no handler because a handler was already
  *	running on that CPU; cleared by register

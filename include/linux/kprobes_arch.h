@@ -20,9 +20,9 @@
  *	KPROBE_DETOUR_SIZE	bytes of one detour buffer (same rules)
  *	KPROBE_OPT_MAX_REGION	the most bytes, counted from the probed
  *				address, that an optimized site's jump may
- *				cover; the core refuses to let another
- *				probe's site into that range while the jump
- *				is there (see arch_kprobe_opt_covers())
+ *				cover; a new site in that range makes the
+ *				core take the jump out first (see
+ *				arch_kprobe_opt_covers())
  *   and with CONFIG_UPROBES:
  *	KPROBE_USER_INSN_MAX	the longest user-space instruction, in bytes
  *
@@ -78,9 +78,10 @@ struct kprobe_site_kind;
  *	the core can send it on without a call; NULL otherwise
  * @ainsn: the architecture's copy of the instruction
  *
- * Shared between the generic core and the architecture code, which only
- * reads @addr and owns @opcode, @boost_to and @ainsn.  The rest belongs to
- * the core and is protected by the kprobe mutex.
+ * Shared between the generic core and the architecture code, which owns
+ * @opcode, @boost_to and @ainsn and only reads the rest (@addr, and the
+ * fields that say what is in the text).  The rest belongs to the core and
+ * is protected by the kprobe mutex.
  */
 struct kprobe_site {
 	struct hlist_node node;
@@ -133,8 +134,10 @@ static inline bool kprobe_site_via_detour(struct kprobe_site *site)
  * arch_disarm_kprobe_site()	restore the original byte; text lock held
  * arch_kprobe_text_sync()	make every text change asked for so far
  *				visible to every CPU; text lock held.  The
- *				core calls it once per batch of changes,
- *				which the arch may hold back until then
+ *				core calls it at the end of a batch of
+ *				changes, which the arch may hold back until
+ *				then, and wherever one step of a change
+ *				must be seen before the next
  * arch_kprobe_step()		execute the probed instruction for a hit
  *				(exception context); true if nothing more
  *				comes back (emulated, or boosted when the
@@ -143,10 +146,13 @@ static inline bool kprobe_site_via_detour(struct kprobe_site *site)
  *				(a trap, a trampoline), which then calls
  *				kprobe_step_done()
  * arch_adjust_kprobe_addr()	move a function-entry address past entry
- *				markers (x86: ENDBR64); says if on entry
+ *				markers (x86: ENDBR64); says if on entry;
+ *				no lock needed
  * arch_within_kprobe_blacklist() text the architecture never lets be
  *				probed; any context
- * arch_populate_kprobe_blacklist() add architecture areas at boot
+ * arch_populate_kprobe_blacklist() add architecture areas at boot,
+ *				through kprobe_add_area_blacklist(); called
+ *				without the kprobe mutex, which that takes
  * arch_jprobe_stack_room()	bytes that may be read from @sp up to the
  *				end of the stack it lies on; any context
  * arch_alloc_kprobe_slot_page() one page for slots (or detours), mapped
@@ -175,13 +181,15 @@ void arch_free_kprobe_slot_page(void *page);
 
 /*
  * Hooks the architecture provides: jump optimization (CONFIG_OPTPROBES).
- * Text lock held, except for arch_kprobe_opt_covers() (kprobe mutex).
+ * Text lock held, except for arch_release_kprobe_opt() and
+ * arch_kprobe_opt_covers(), which may be called with the kprobe mutex
+ * only.
  *
  * arch_prepare_kprobe_opt()	check that the site's code allows a jump
  *				and build its detour; -EAGAIN when only
- *				another probe in the region (asked with
- *				kprobe_opt_region_taken()) is in the way,
- *				any other error means never
+ *				another probe in the region (see
+ *				kprobe_opt_region_taken_locked()) is in
+ *				the way, any other error means never
  * arch_release_kprobe_opt()	hand the detour to the deferred free
  * arch_optimize_kprobe_tail()	write all but the first byte of the jump
  *				(the breakpoint stays in front of it)
@@ -216,8 +224,8 @@ bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr);
  *				it gives back
  * arch_kretprobe_refuses()	may the function that starts at @func not
  *				be return-probed (it switches stacks, or
- *				runs the trampoline's own code)?  kprobe
- *				mutex held
+ *				runs the trampoline's own code)?  No lock
+ *				held
  */
 void arch_kretprobe_hook(struct kretprobe_instance *ri, struct pt_regs *regs);
 bool arch_kretprobe_refuses(unsigned long func);
@@ -266,17 +274,17 @@ static __always_inline void kprobe_count_trap(void)
 bool kprobe_site_hit_optimized(struct kprobe_site *site,
 			       struct pt_regs *regs);
 /* Has a site with probes an address in (@addr, @addr + @len)?  Mutex. */
-bool kprobe_opt_region_taken(unsigned long addr, int len);
+bool kprobe_opt_region_taken_locked(unsigned long addr, int len);
 
 /* Reached from the return trampoline (CONFIG_KRETPROBES). */
 unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 					   unsigned long frame);
 
 /* Executable slots for out-of-line copies; kprobe mutex held. */
-kprobe_opcode_t *kprobe_slot_alloc(void);
-void kprobe_slot_free(kprobe_opcode_t *slot);
-kprobe_opcode_t *kprobe_detour_alloc(void);
-void kprobe_detour_free_deferred(kprobe_opcode_t *slot);
+kprobe_opcode_t *kprobe_slot_alloc_locked(void);
+void kprobe_slot_free_locked(kprobe_opcode_t *slot);
+kprobe_opcode_t *kprobe_detour_alloc_locked(void);
+void kprobe_detour_free_deferred_locked(kprobe_opcode_t *slot);
 bool kprobe_slots_gc_begin_locked(void);
 void kprobe_slots_gc_end_locked(void);
 

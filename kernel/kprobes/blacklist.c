@@ -153,8 +153,8 @@ static struct bl_table *table_from_entries(const unsigned long *entries,
 	return t;
 }
 
-static int table_add_area(unsigned long start, unsigned long end,
-			  struct module *owner)
+static int table_add_area_locked(unsigned long start, unsigned long end,
+				 struct module *owner)
 {
 	struct bl_table *t;
 
@@ -186,7 +186,7 @@ int kprobe_add_area_blacklist(unsigned long start, unsigned long end)
 	int ret;
 
 	mutex_lock(&kprobe_mutex);
-	ret = table_add_area(start, end, NULL);
+	ret = table_add_area_locked(start, end, NULL);
 	mutex_unlock(&kprobe_mutex);
 	return ret;
 }
@@ -208,11 +208,12 @@ int __init kprobe_blacklist_init(void)
 
 	mutex_lock(&kprobe_mutex);
 	list_add_tail_rcu(&t->node, &kprobe_blacklist);
-	ret = table_add_area((unsigned long)__kprobes_text_start,
-			     (unsigned long)__kprobes_text_end, NULL);
+	ret = table_add_area_locked((unsigned long)__kprobes_text_start,
+				    (unsigned long)__kprobes_text_end, NULL);
 	if (!ret)
-		ret = table_add_area((unsigned long)__noinstr_text_start,
-				     (unsigned long)__noinstr_text_end, NULL);
+		ret = table_add_area_locked((unsigned long)__noinstr_text_start,
+					    (unsigned long)__noinstr_text_end,
+					    NULL);
 	mutex_unlock(&kprobe_mutex);
 	if (ret)
 		return ret;
@@ -230,6 +231,7 @@ int __init kprobe_blacklist_init(void)
  */
 void kprobe_blacklist_add_module_locked(struct module *mod)
 {
+	unsigned long start;
 	struct bl_table *t;
 	int ret;
 
@@ -243,12 +245,11 @@ void kprobe_blacklist_add_module_locked(struct module *mod)
 			pr_warn("kprobes: no memory for %s's blacklist\n",
 				mod->name);
 	}
-	ret = table_add_area((unsigned long)mod->kprobes_text_start,
-			     (unsigned long)mod->kprobes_text_start +
-			     mod->kprobes_text_size, mod);
-	ret = ret ?: table_add_area((unsigned long)mod->noinstr_text_start,
-				    (unsigned long)mod->noinstr_text_start +
-				    mod->noinstr_text_size, mod);
+	start = (unsigned long)mod->kprobes_text_start;
+	ret = table_add_area_locked(start, start + mod->kprobes_text_size, mod);
+	start = (unsigned long)mod->noinstr_text_start;
+	ret = ret ?: table_add_area_locked(start,
+					   start + mod->noinstr_text_size, mod);
 	if (ret)
 		pr_warn("kprobes: no memory for %s's blacklist areas\n",
 			mod->name);

@@ -121,13 +121,13 @@ static void site_count_enabled_locked(struct kprobe_site *site,
 }
 
 /**
- * kprobe_site_wants_armed - should @site's breakpoint be in the text?
+ * kprobe_site_wants_armed_locked - should @site's breakpoint be in the text?
  * @site: a site; the kprobe mutex is held
  *
  * Return: true when it has an enabled probe, its text is there and the
  * global switch is on.
  */
-bool kprobe_site_wants_armed(struct kprobe_site *site)
+bool kprobe_site_wants_armed_locked(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
 	return site->nr_enabled && !site->gone && !kprobes_disarmed;
@@ -153,7 +153,7 @@ void kprobe_site_mark_dirty_locked(struct kprobe_site *site)
  */
 static void site_write_text_locked(struct kprobe_site *site)
 {
-	bool want = kprobe_site_wants_armed(site);
+	bool want = kprobe_site_wants_armed_locked(site);
 
 	lockdep_assert_held(&text_mutex);
 	kprobe_site_mark_dirty_locked(site);
@@ -366,7 +366,7 @@ static void site_free_locked(struct kprobe_site *site)
 }
 
 /* The jprobe at @site, always the last probe of the list, or NULL. */
-static struct kprobe *site_jprobe(struct kprobe_site *site)
+static struct kprobe *site_jprobe_locked(struct kprobe_site *site)
 {
 	struct kprobe *last;
 
@@ -420,7 +420,7 @@ static int register_kprobe_text_locked(struct kprobe *p)
 		if (IS_ERR(site))
 			return PTR_ERR(site);
 	}
-	jprobe = site_jprobe(site);
+	jprobe = site_jprobe_locked(site);
 	if (jprobe && kprobe_is_jprobe(p))
 		return -EEXIST;
 	p->opcode = site->opcode;
@@ -576,7 +576,9 @@ EXPORT_SYMBOL_GPL(unregister_kprobe);
  * registered ones to the caller, who knows what else they own.  All the
  * breakpoints are written under one text lock and committed once.
  *
- * Return: 0, or the error of object number @done.
+ * Return: 0, or the error of object number @done; or, when every object
+ * was placed but arming the batch failed (ftrace), that error with @done
+ * set to @num.
  */
 int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
 			   int *done)
@@ -607,7 +609,9 @@ int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
  * @num: how many
  *
  * Return: 0, or the error of the first probe that failed, in which case
- * the probes before it were unregistered again.
+ * the probes before it were unregistered again; or, when the batch's
+ * ftrace sites could not be armed, ftrace's error, and every probe of
+ * the array was unregistered again.
  */
 int register_kprobes(struct kprobe **kps, int num)
 {
@@ -626,8 +630,9 @@ EXPORT_SYMBOL_GPL(register_kprobes);
  * enable_kprobe - arm a registered, disabled probe
  * @p: the probe
  *
- * Return: 0 (also when it was already enabled), or -EINVAL when @p is not
- * registered or its text is gone.
+ * Return: 0 (also when it was already enabled), -EINVAL when @p is not
+ * registered or its text is gone, or ftrace's error when @p's site is an
+ * ftrace call site that could not be attached; @p stays disabled then.
  */
 int enable_kprobe(struct kprobe *p)
 {
@@ -643,7 +648,10 @@ int enable_kprobe(struct kprobe *p)
 		site_count_enabled_locked(site, p, 1);
 		ret = site_sync_armed_locked(site);
 		if (ret) {
-			/* Only an ftrace site can fail, and it stayed unarmed. */
+			/*
+			 * Only an ftrace site can fail; it stayed as it was,
+			 * armed only if other probes there are enabled.
+			 */
 			p->flags |= KPROBE_FLAG_DISABLED;
 			site_count_enabled_locked(site, p, -1);
 		}

@@ -85,12 +85,13 @@ void kprobe_ftrace_kill(void)
 }
 
 /* Index of the ops @site should be attached to, or -1 for none. */
-static int site_wanted_fops(struct kprobe_site *site)
+static int site_wanted_fops_locked(struct kprobe_site *site)
 {
 	struct kprobe *p;
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (!kprobe_site_wants_armed(site) || READ_ONCE(kprobe_ftrace_dead))
+	if (!kprobe_site_wants_armed_locked(site) ||
+	    READ_ONCE(kprobe_ftrace_dead))
 		return -1;
 	list_for_each_entry(p, &site->probes, list) {
 		if (p->post_handler || kprobe_is_jprobe(p))
@@ -113,14 +114,16 @@ static int fops_attach(int i, unsigned long *ips, unsigned int n)
 	struct kprobe_fops *kf = &kprobe_fops[i];
 	int ret;
 
-	ret = ftrace_set_filter_ips(&kf->ops, ips, n, 0, 0);
+	ret = ftrace_set_filter_ips(&kf->ops, ips, n, /* remove */ 0,
+				    /* reset */ 0);
 	if (ret)
 		return ret;
 	if (!kf->nr_ips) {
 		ret = register_ftrace_function(&kf->ops);
 		if (ret) {
 			/* Unregistered: this changes no text. */
-			ftrace_set_filter_ips(&kf->ops, ips, n, 1, 0);
+			ftrace_set_filter_ips(&kf->ops, ips, n,
+					      /* remove */ 1, /* reset */ 0);
 			return ret;
 		}
 	}
@@ -142,7 +145,8 @@ static void fops_detach(int i, unsigned long *ips, unsigned int n)
 		return;
 	if (!kf->nr_ips)
 		WARN_ON_ONCE(unregister_ftrace_function(&kf->ops));
-	ret = ftrace_set_filter_ips(&kf->ops, ips, n, 1, 0);
+	ret = ftrace_set_filter_ips(&kf->ops, ips, n, /* remove */ 1,
+				    /* reset */ 0);
 	WARN_ONCE(ret, "kprobes: cannot detach %u sites from ftrace: %d\n",
 		  n, ret);
 }
@@ -159,7 +163,7 @@ static bool site_moves(struct kprobe_site *site, int i, bool attach,
 	if (!kprobe_site_on_ftrace(site))
 		return false;
 	if (attach)
-		return site_wanted_fops(site) == i &&
+		return site_wanted_fops_locked(site) == i &&
 		       !(site->fops_in & BIT(i)) && !(failed & BIT(i));
 	return (site->fops_in & BIT(i)) && site->fops != fops_of(i);
 }
@@ -205,13 +209,14 @@ static void silence_unwanted(struct list_head *dirty)
 	struct kprobe_site *site;
 
 	list_for_each_entry(site, dirty, dirty) {
-		if (kprobe_site_on_ftrace(site) && site_wanted_fops(site) < 0)
+		if (kprobe_site_on_ftrace(site) &&
+		    site_wanted_fops_locked(site) < 0)
 			WRITE_ONCE(site->fops, NULL);
 	}
 }
 
 /* kprobe_ftrace_commit_locked() with room in @ips for every site. */
-static int commit_sites(struct list_head *dirty, unsigned long *ips)
+static int commit_sites_locked(struct list_head *dirty, unsigned long *ips)
 {
 	unsigned long failed = 0;
 	unsigned int n;
@@ -259,7 +264,7 @@ static int commit_each_site(struct list_head *dirty)
 
 	list_for_each_entry_safe(site, tmp, dirty, dirty) {
 		list_move_tail(&site->dirty, &one);
-		err = commit_sites(&one, &ip);
+		err = commit_sites_locked(&one, &ip);
 		ret = ret ?: err;
 		list_splice_tail_init(&one, &done);
 	}
@@ -275,7 +280,8 @@ static int commit_each_site(struct list_head *dirty)
  * none.  Called with the kprobe mutex held and the text lock released.
  *
  * Return: 0, or ftrace's error for the first ops it would not attach
- * sites to; those sites stay as they were (unarmed when new).
+ * sites to (-ENODEV once ftrace has shut down); those sites stay as they
+ * were (unarmed when new).
  */
 int kprobe_ftrace_commit_locked(struct list_head *dirty)
 {
@@ -293,7 +299,7 @@ int kprobe_ftrace_commit_locked(struct list_head *dirty)
 	ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
 	if (!ips)
 		return commit_each_site(dirty);
-	ret = commit_sites(dirty, ips);
+	ret = commit_sites_locked(dirty, ips);
 	kvfree(ips);
 	return ret;
 }

@@ -2,8 +2,9 @@
 /*
  * Kprobes core: what happens on a CPU that hits a probe.
  *
- * Everything here runs in the breakpoint's exception context (NMI-like,
- * interrupts off), so nothing here may sleep, take a lock, or be probed.
+ * The breakpoint path runs in the trap's exception context (NMI-like,
+ * interrupts off); each other entry below says in which context it
+ * runs.  Nothing here may sleep, take a lock, or be probed.
  *
  * Each CPU keeps a small stack of the hits it is processing (struct
  * kprobe_ctlblk).  A hit proceeds in three steps, which the code below

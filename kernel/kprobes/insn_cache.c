@@ -14,7 +14,7 @@
  * slot is freed only after a grace period has passed since its site was
  * unlinked, so no CPU executes in a freed slot.  A detour may still hold
  * a preempted task, so it is freed in two steps around the optimizer's
- * grace periods: kprobe_detour_free_deferred() marks it dying, the
+ * grace periods: kprobe_detour_free_deferred_locked() marks it dying, the
  * optimizer moves the dying slots to "reaping" before it waits
  * (kprobe_slots_gc_begin_locked()) and frees them after
  * (kprobe_slots_gc_end_locked()).
@@ -185,55 +185,61 @@ static void page_release_slot(struct slot_page *pg, unsigned int i)
 }
 
 /**
- * kprobe_slot_alloc - get a free instruction slot
+ * kprobe_slot_alloc_locked - get a free instruction slot
  *
  * Called with the kprobe mutex held.
  *
  * Return: a KPROBE_SLOT_SIZE slot, or NULL when out of memory.
  */
-kprobe_opcode_t *kprobe_slot_alloc(void)
+kprobe_opcode_t *kprobe_slot_alloc_locked(void)
 {
+	lockdep_assert_held(&kprobe_mutex);
 	return cache_alloc(&insn_slots);
 }
 
 /**
- * kprobe_slot_free - give back an instruction slot no CPU can be in
- * @slot: from kprobe_slot_alloc()
+ * kprobe_slot_free_locked - give back an instruction slot no CPU can be in
+ * @slot: from kprobe_slot_alloc_locked()
  *
  * Called with the kprobe mutex held.
  */
-void kprobe_slot_free(kprobe_opcode_t *slot)
+void kprobe_slot_free_locked(kprobe_opcode_t *slot)
 {
-	struct slot_page *pg = cache_page_of(&insn_slots, slot);
+	struct slot_page *pg;
 
+	lockdep_assert_held(&kprobe_mutex);
+	pg = cache_page_of(&insn_slots, slot);
 	if (pg)
 		page_release_slot(pg, (slot - pg->base) / insn_slots.size);
 }
 
 /**
- * kprobe_detour_alloc - get a free detour slot
+ * kprobe_detour_alloc_locked - get a free detour slot
  *
  * Called with the kprobe mutex held.
  *
  * Return: a KPROBE_DETOUR_SIZE slot, or NULL when out of memory.
  */
-kprobe_opcode_t *kprobe_detour_alloc(void)
+kprobe_opcode_t *kprobe_detour_alloc_locked(void)
 {
+	lockdep_assert_held(&kprobe_mutex);
 	return cache_alloc(&detour_slots);
 }
 
 /**
- * kprobe_detour_free_deferred - give back a detour slot once it is safe
- * @slot: from kprobe_detour_alloc()
+ * kprobe_detour_free_deferred_locked - give back a detour slot once it is safe
+ * @slot: from kprobe_detour_alloc_locked()
  *
  * Called with the kprobe mutex held.  The slot is freed by the first
  * optimizer pass that starts afterwards, once that pass has waited for
  * every task and CPU to leave the detours (see opt.c).
  */
-void kprobe_detour_free_deferred(kprobe_opcode_t *slot)
+void kprobe_detour_free_deferred_locked(kprobe_opcode_t *slot)
 {
-	struct slot_page *pg = cache_page_of(&detour_slots, slot);
+	struct slot_page *pg;
 
+	lockdep_assert_held(&kprobe_mutex);
+	pg = cache_page_of(&detour_slots, slot);
 	if (pg)
 		__set_bit((slot - pg->base) / detour_slots.size, pg->dying);
 }
@@ -241,7 +247,7 @@ void kprobe_detour_free_deferred(kprobe_opcode_t *slot)
 /**
  * kprobe_slots_gc_begin_locked - an optimizer pass is about to wait
  *
- * Slots freed with kprobe_detour_free_deferred() so far become free once
+ * Slots freed with kprobe_detour_free_deferred_locked() so far become free once
  * the pass has waited: see kprobe_slots_gc_end_locked().
  *
  * Return: true when there is something to free after the wait.

@@ -31,7 +31,7 @@ bool kprobes_armed(void);
 void kprobes_show_all(struct seq_file *m, bool show_addr);
 void kprobes_show_addr(struct seq_file *m, unsigned long where, char type,
 		       bool show_addr);
-bool kprobe_site_wants_armed(struct kprobe_site *site);
+bool kprobe_site_wants_armed_locked(struct kprobe_site *site);
 void kprobe_site_mark_dirty_locked(struct kprobe_site *site);
 int kprobes_update_all_locked(void);
 void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset);

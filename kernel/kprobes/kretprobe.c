@@ -172,7 +172,7 @@ NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
  * @tsk: the task whose stack is being unwound
  * @frame: where the unwinder found the trampoline's address (the value
  *	arch_kretprobe_hook() identifies the call by)
- * @cur: unwinder cursor (reset to NULL by the unwinder; unused here)
+ * @cur: unwinder cursor: set to the matching instance's node
  *
  * A task that runs on another CPU pushes and pops its chain meanwhile;
  * its popped instances go back to their pool, or the pool goes away: its

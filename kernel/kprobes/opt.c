@@ -18,10 +18,11 @@
  *
  * Optimizing a site takes three steps, which the code mirrors:
  *
- *   1. Queue (commit, kprobe mutex): build the detour and set the site's
- *      state to QUEUED.  From now on a CPU that traps on the breakpoint
- *      continues through the detour's copy of the region and so never
- *      enters the original region after its first instruction.
+ *   1. Queue (commit, kprobe mutex and text lock): build the detour and
+ *      set the site's state to QUEUED.  From now on a CPU that traps on
+ *      the breakpoint continues through the detour's copy of the region
+ *      and so never enters the original region after its first
+ *      instruction.
  *   2. Wait (optimizer work, no lock): a CPU or task may still be inside
  *      the region, having trapped earlier, or been preempted there.  One
  *      RCU grace period covers interrupt and NMI context, one RCU-tasks
@@ -34,7 +35,8 @@
  * Unoptimizing goes the other way at the next commit, synchronously:
  * breakpoint in front of the jump, synchronize, original bytes back,
  * synchronize.  The detour may still hold a preempted task, so it is
- * freed by the optimizer after its next wait (kprobe_detour_free_deferred).
+ * freed by the optimizer after its next wait
+ * (kprobe_detour_free_deferred_locked()).
  * Registering a probe inside an optimized region unoptimizes the site
  * first (kprobe_opt_clear_region_text_locked()).
  *
@@ -72,13 +74,13 @@ static LIST_HEAD(opt_dead);
 static void kprobe_optimizer(struct work_struct *work);
 static DECLARE_DELAYED_WORK(opt_work, kprobe_optimizer);
 
-static bool site_wants_jump(struct kprobe_site *site)
+static bool site_wants_jump_locked(struct kprobe_site *site)
 {
 	struct kprobe *p;
 
 	lockdep_assert_held(&kprobe_mutex);
 	if (!opt_enabled || site->opt_refused || !site->kind->optimizable ||
-	    !kprobe_site_wants_armed(site))
+	    !kprobe_site_wants_armed_locked(site))
 		return false;
 	if (site->nr_post)
 		return false;
@@ -89,7 +91,7 @@ static bool site_wants_jump(struct kprobe_site *site)
 	return true;
 }
 
-static void site_tag_probes(struct kprobe_site *site, bool optimized)
+static void site_tag_probes_locked(struct kprobe_site *site, bool optimized)
 {
 	struct kprobe *p;
 
@@ -103,7 +105,7 @@ static void site_tag_probes(struct kprobe_site *site, bool optimized)
 }
 
 /**
- * kprobe_opt_region_taken - is another probe inside a would-be region?
+ * kprobe_opt_region_taken_locked - is another probe inside a would-be region?
  * @addr: the site to optimize
  * @len: the length of its region
  *
@@ -113,7 +115,7 @@ static void site_tag_probes(struct kprobe_site *site, bool optimized)
  *
  * Return: true if there is one.
  */
-bool kprobe_opt_region_taken(unsigned long addr, int len)
+bool kprobe_opt_region_taken_locked(unsigned long addr, int len)
 {
 	struct kprobe_site *q;
 	int d;
@@ -127,7 +129,7 @@ bool kprobe_opt_region_taken(unsigned long addr, int len)
 	return false;
 }
 
-/* Step 1: build the detour and queue the site. */
+/* Optimizing, step 1: build the detour and queue the site. */
 static void site_queue_text_locked(struct kprobe_site *site)
 {
 	int ret;
@@ -146,7 +148,7 @@ static void site_queue_text_locked(struct kprobe_site *site)
 	/* The detour is complete before any CPU is sent into it. */
 	smp_store_release(&site->opt, KPROBE_OPT_QUEUED);
 	/* Tagged from now on, as on the stock kernel (tools look at once). */
-	site_tag_probes(site, true);
+	site_tag_probes_locked(site, true);
 	list_add_tail(&site->opt_link, &opt_queue);
 	schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
 }
@@ -159,7 +161,7 @@ static void site_retire_locked(struct kprobe_site *site)
 {
 	lockdep_assert_held(&kprobe_mutex);
 	list_del_init(&site->opt_link);
-	site_tag_probes(site, false);
+	site_tag_probes_locked(site, false);
 	WRITE_ONCE(site->opt, KPROBE_OPT_NONE);
 	arch_release_kprobe_opt(site);
 	schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
@@ -181,10 +183,11 @@ static void site_unoptimize_now_text_locked(struct kprobe_site *site)
  * kprobe_opt_commit_text_locked()), so a batch that removes a crowd of
  * probes that blocked each other scans only the blocked sites that stay.
  */
-static void mark_blocked_dirty(unsigned long addr)
+static void mark_blocked_dirty_locked(unsigned long addr)
 {
 	struct kprobe_site *q;
 
+	lockdep_assert_held(&kprobe_mutex);
 	list_for_each_entry(q, &opt_blocked, opt_link) {
 		if (addr > (unsigned long)q->addr &&
 		    addr < (unsigned long)q->addr + KPROBE_OPT_MAX_REGION)
@@ -237,9 +240,15 @@ void kprobe_opt_kill_locked(struct kprobe_site *site)
  * @dirty: the sites, linked by &struct kprobe_site.dirty
  *
  * Called by the core at the end of every batch of text changes, after it
- * synchronized them.  Jumps that must go are taken out, all of them
- * sharing each synchronization; sites that now qualify are queued for the
- * optimizer and sites that no longer do leave its queue.
+ * synchronized them.  The steps:
+ *
+ *   1. sites that go stop blocking their neighbours;
+ *   2. jumps that must go get a breakpoint in front,
+ *   3. then their original bytes back behind it, all of them sharing
+ *      each synchronization;
+ *   4. those sites are plain breakpoints now, disarmed if they should be;
+ *   5. sites that qualify now are queued (step 1 of optimizing, above),
+ *      and sites that no longer do leave the optimizer's queue.
  */
 void kprobe_opt_commit_text_locked(struct list_head *dirty)
 {
@@ -260,7 +269,7 @@ void kprobe_opt_commit_text_locked(struct list_head *dirty)
 	}
 	list_for_each_entry(site, dirty, dirty) {
 		if (list_empty(&site->probes) && !list_empty(&opt_blocked))
-			mark_blocked_dirty((unsigned long)site->addr);
+			mark_blocked_dirty_locked((unsigned long)site->addr);
 	}
 
 	/*
@@ -268,7 +277,8 @@ void kprobe_opt_commit_text_locked(struct list_head *dirty)
 	 * DONE site is on no optimizer list, so opt_link is free for @undo.
 	 */
 	list_for_each_entry(site, dirty, dirty) {
-		if (site->opt != KPROBE_OPT_DONE || site_wants_jump(site))
+		if (site->opt != KPROBE_OPT_DONE ||
+		    site_wants_jump_locked(site))
 			continue;
 		arch_unoptimize_kprobe_head(site);
 		list_add_tail(&site->opt_link, &undo);
@@ -284,7 +294,7 @@ void kprobe_opt_commit_text_locked(struct list_head *dirty)
 		/* 4. Plain breakpoints now; some should not even be armed. */
 		list_for_each_entry_safe(site, tmp, &undo, opt_link) {
 			site_retire_locked(site);
-			if (!kprobe_site_wants_armed(site)) {
+			if (!kprobe_site_wants_armed_locked(site)) {
 				arch_disarm_kprobe_site(site);
 				site->armed = false;
 				disarm = true;
@@ -296,7 +306,7 @@ void kprobe_opt_commit_text_locked(struct list_head *dirty)
 
 	/* 5. Queue the sites that qualify now, drop those that do not. */
 	list_for_each_entry(site, dirty, dirty) {
-		bool want = site_wants_jump(site);
+		bool want = site_wants_jump_locked(site);
 
 		switch (site->opt) {
 		case KPROBE_OPT_NONE:
@@ -312,7 +322,7 @@ void kprobe_opt_commit_text_locked(struct list_head *dirty)
 			}
 			fallthrough;
 		case KPROBE_OPT_DONE:
-			site_tag_probes(site, true);	/* newcomers */
+			site_tag_probes_locked(site, true);	/* newcomers */
 			break;
 		}
 	}
@@ -335,8 +345,8 @@ void kprobe_opt_free_site_locked(struct kprobe_site *site)
 }
 
 /*
- * Steps 2 and 3 for every queued site; also frees retired detours and
- * dead sites.
+ * Optimizing, steps 2 and 3, for every queued site; also frees retired
+ * detours and dead sites.
  */
 static void kprobe_optimizer(struct work_struct *work)
 {
@@ -377,7 +387,7 @@ static void kprobe_optimizer(struct work_struct *work)
 		arch_optimize_kprobe_head(site);
 		WRITE_ONCE(site->opt, KPROBE_OPT_DONE);
 		list_del_init(&site->opt_link);
-		site_tag_probes(site, true);
+		site_tag_probes_locked(site, true);
 	}
 	arch_kprobe_text_sync();
 	kprobe_text_unlock();

@@ -58,18 +58,19 @@ struct arch_specific_insn {
 };
 
 /*
- * One slot holds three copies of the instruction, each followed by its
- * way back:
- *   KPROBE_SLOT_STEP       for hits with post handlers: a JMP to
- *                          x86_kprobe_step_trampoline, which runs them
- *                          without a trap, when the instruction is
- *                          boostable; otherwise INT3, which finishes
- *                          the hit from the breakpoint handler
+ * One slot holds up to three copies of the instruction, each followed by
+ * its way back:
+ *   KPROBE_SLOT_STEP       for hits that come back to kprobes (post
+ *                          handlers, or an instruction that is not
+ *                          boostable): a JMP to x86_kprobe_step_trampoline,
+ *                          which finishes the hit without a trap, when
+ *                          the instruction is boostable; otherwise INT3,
+ *                          which finishes it from the breakpoint handler
  *   KPROBE_SLOT_BOOST      JMP to the next instruction
- *   KPROBE_SLOT_BOOST_STI  STI; JMP, for callers that had interrupts on,
- *                          on preemptible kernels: STI's one-instruction
- *                          delay keeps them off until the CPU is back in
- *                          the original code
+ *   KPROBE_SLOT_BOOST_STI  STI; JMP, for callers that had interrupts on;
+ *                          written only on preemptible kernels.  STI's
+ *                          one-instruction delay keeps them off until
+ *                          the CPU is back in the original code
  * The longest instruction is 15 bytes.
  */
 #define KPROBE_SLOT_STEP	0

@@ -170,9 +170,10 @@ static noinline int jprobe_return_trap(struct pt_regs *regs)
 NOKPROBE_SYMBOL(jprobe_return_trap);
 
 /*
- * Steps 1 and 2 of kprobe_int3_handler(), for an INT3 taken while this
- * CPU is in the middle of a hit: it may be one of ours rather than a
- * probe.  Out of line: the common trap finds no hit in progress.
+ * kprobe_int3_handler()'s cases for an INT3 taken while this CPU is in
+ * the middle of a hit: 1 and 2 can only happen then and are looked at
+ * first; 3 and 4 are the core's.  Out of line: the common trap finds no
+ * hit in progress.
  */
 static noinline int __kprobes int3_during_hit(struct pt_regs *regs,
 					      kprobe_opcode_t *addr)
@@ -189,7 +190,10 @@ static noinline int __kprobes int3_during_hit(struct pt_regs *regs,
 	if (regs->ip == (unsigned long)x86_jprobe_return_trap)
 		return jprobe_return_trap(regs);
 
-	/* 3. A probe hit from a handler, or while an NMI interrupted a hit. */
+	/*
+	 * 3 and 4. A probe hit from a handler, or while an NMI interrupted
+	 * a hit, or a breakpoint already taken out.
+	 */
 	return kprobe_breakpoint_hit(addr, regs);
 }
 

@@ -22,9 +22,10 @@
  *                instruction, one of them ending in STI; JMP.
  *
  * Why a second INT3 and not the trap flag: this kernel's #DB handler does
- * not call into kprobes, and INT3 needs no debug-register state.  Only a
- * hit with post handlers on an instruction that is not boostable (one
- * with an exception-table entry) pays that second trap.
+ * not call into kprobes, and INT3 needs no debug-register state.  Only
+ * hits on an instruction that is not boostable (one with an
+ * exception-table entry) pay that second trap, with or without post
+ * handlers: such an instruction has no boosted copy to go through.
  *
  * No task is ever scheduled away inside a slot: the copies that come
  * back run with interrupts off, and so do boosted ones on preemptible
@@ -381,9 +382,10 @@ static int build_copy(struct kprobe_site *site, struct insn *insn, u8 *buf,
 }
 
 /*
- * Write the three copies of KPROBE_SLOT_* into a new slot.  The boosted
- * ones are written even when @ai->boostable is false (they are never
- * used then), which keeps the layout simple.
+ * Write the copies of KPROBE_SLOT_* into a new slot: all three on
+ * preemptible kernels, where the STI one is used, the first two
+ * otherwise.  The boosted ones are written even when @ai->boostable is
+ * false (they are never used then), which keeps the layout simple.
  */
 static int build_slot(struct kprobe_site *site, struct insn *insn)
 {
@@ -394,7 +396,7 @@ static int build_slot(struct kprobe_site *site, struct insn *insn)
 	kprobe_opcode_t *slot;
 	int i, ret;
 
-	slot = kprobe_slot_alloc();
+	slot = kprobe_slot_alloc_locked();
 	if (!slot)
 		return -ENOMEM;
 	memset(buf, INT3_INSN_OPCODE, sizeof(buf));
@@ -404,7 +406,7 @@ static int build_slot(struct kprobe_site *site, struct insn *insn)
 			continue;	/* never used here */
 		ret = build_copy(site, insn, buf, slot, copies[i]);
 		if (ret) {
-			kprobe_slot_free(slot);
+			kprobe_slot_free_locked(slot);
 			return ret;
 		}
 	}
@@ -501,7 +503,7 @@ void arch_release_kprobe_site(struct kprobe_site *site)
 {
 	if (site->ainsn.slot) {
 		x86_kprobe_slot_forget(site->ainsn.slot);
-		kprobe_slot_free(site->ainsn.slot);
+		kprobe_slot_free_locked(site->ainsn.slot);
 	}
 	site->ainsn.slot = NULL;
 	site->boost_to = NULL;

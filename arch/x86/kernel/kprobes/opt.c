@@ -18,8 +18,9 @@
  *   1. every instruction of the region can run elsewhere and go straight
  *      on (no branch, call, return, interrupt-flag change, exception-
  *      table entry), and the region ends inside the function;
- *   2. no other text patcher (jump labels, static calls, ftrace,
- *      alternatives) owns a byte of the region;
+ *   2. no other kprobe site (-EAGAIN: it may go away) and no other text
+ *      patcher (jump labels, static calls, ftrace, alternatives) owns a
+ *      byte of the region;
  *   3. no relative branch in the function targets the inside of the
  *      region;
  *   4. the function has no indirect jump, which could come from a jump
@@ -237,14 +238,11 @@ int arch_prepare_kprobe_opt(struct kprobe_site *site)
 	if (!kallsyms_lookup_size_offset(addr, &size, &off))
 		return -EOPNOTSUPP;
 
-	/*
-	 * 1 and 2: the region, the probed instruction first, and nobody
-	 * else's breakpoint in it.
-	 */
+	/* 1 and 2: the region, the probed instruction first; nobody in it. */
 	len = region_length(addr, addr - off + size);
 	if (len < 0)
 		return len;
-	if (kprobe_opt_region_taken(addr, len))
+	if (kprobe_opt_region_taken_locked(addr, len))
 		return -EAGAIN;
 	if (region_reserved(addr, len))
 		return -EBUSY;
@@ -259,13 +257,13 @@ int arch_prepare_kprobe_opt(struct kprobe_site *site)
 	memcpy(ai->opt_orig, orig, JMP32_INSN_SIZE);
 	ai->opt_len = len;
 
-	detour = kprobe_detour_alloc();
+	detour = kprobe_detour_alloc_locked();
 	if (!detour)
 		return -ENOMEM;
 	memset(buf, INT3_INSN_OPCODE, sizeof(buf));
 	ret = build_detour(site, buf, detour);
 	if (ret < 0) {
-		kprobe_detour_free_deferred(detour);
+		kprobe_detour_free_deferred_locked(detour);
 		return ret;
 	}
 	text_poke(detour, buf, ret);
@@ -285,7 +283,7 @@ int arch_prepare_kprobe_opt(struct kprobe_site *site)
  */
 void arch_release_kprobe_opt(struct kprobe_site *site)
 {
-	kprobe_detour_free_deferred(site->ainsn.detour);
+	kprobe_detour_free_deferred_locked(site->ainsn.detour);
 }
 
 static void gen_jump(struct kprobe_site *site, u8 *jmp)
