@@ -23,6 +23,10 @@
 #   arm64-defconfig       arm64 defconfig cross-built (gcc-aarch64-linux-gnu),
 #                         every =m dropped: other architectures still build
 #                         (no kprobes there)
+#   i386-defconfig        i386_defconfig + configs/matrix/i386.config (the
+#                         tracers that stay without kprobes, fprobe and so
+#                         rethook's 32-bit register strings among them),
+#                         every =m dropped: 32-bit x86 still builds
 #   w1-sparse             W=1 and sparse (C=2) on our directories, in the
 #                         defconfig line's tree: 0 warnings wanted
 #
@@ -47,7 +51,7 @@ all_lines() {
 	for v in $VARIANTS; do echo "$v"; done
 	echo clang debian-amd64 debian-rt-amd64
 	for s in $MATRIX_SEEDS; do echo "rand-$s"; done
-	echo arm64-defconfig w1-sparse
+	echo arm64-defconfig i386-defconfig w1-sparse
 }
 
 # What make needs for a line, one word per line.
@@ -55,6 +59,7 @@ line_makevars() {
 	case $1 in
 		clang) printf '%s\n' ARCH=x86_64 LLVM=-14 "CC=ccache clang-14" ;;
 		arm64-*) printf '%s\n' ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "CC=ccache aarch64-linux-gnu-gcc" ;;
+		i386-*) printf '%s\n' ARCH=i386 "CC=ccache gcc" ;;
 		*) printf '%s\n' ARCH=x86_64 "CC=ccache gcc" ;;
 	esac
 	printf '%s\n' KBUILD_BUILD_USER=kprobes KBUILD_BUILD_HOST=matrix LOCALVERSION=
@@ -69,7 +74,7 @@ lmake() {  # lmake LINE OBJ ARGS...
 }
 
 # Turn every "=m" of a config into "is not set".  The big lines (Debian's,
-# the randconfigs, arm64) keep their built-in options and lose their
+# the randconfigs, arm64, i386) keep their built-in options and lose their
 # thousands of modules: that is what keeps each under an hour on 2 cores.
 # Our own test modules are =m in kprobes.config, merged afterwards.
 drop_modules() {  # drop_modules < CONFIG > CONFIG
@@ -116,6 +121,11 @@ configure_line() {  # configure_line LINE OBJ; prints a note, or fails
 			drop_modules <"$obj/.config" >"$obj/.config.nomod"
 			mv "$obj/.config.nomod" "$obj/.config"
 			frags=() ;;
+		i386-defconfig)
+			lmake "$line" "$obj" -s defconfig
+			drop_modules <"$obj/.config" >"$obj/.config.nomod"
+			mv "$obj/.config.nomod" "$obj/.config"
+			frags=("$FRAG/i386.config") ;;
 		*)
 			[ -f "$FRAG/$line.config" ] || die "unknown matrix line: $line"
 			lmake "$line" "$obj" -s x86_64_defconfig
