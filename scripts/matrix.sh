@@ -116,16 +116,14 @@ configure_line() {  # configure_line LINE OBJ; prints a note, or fails
 			drop_modules <"$obj/.config" >"$obj/.config.nomod"
 			mv "$obj/.config.nomod" "$obj/.config"
 			frags=("$FRAG/randconfig.config") ;;
-		arm64-defconfig)
+		arm64-defconfig|i386-defconfig)
+			# The architecture's defconfig, plus its fragment if any.
 			lmake "$line" "$obj" -s defconfig
 			drop_modules <"$obj/.config" >"$obj/.config.nomod"
 			mv "$obj/.config.nomod" "$obj/.config"
-			frags=() ;;
-		i386-defconfig)
-			lmake "$line" "$obj" -s defconfig
-			drop_modules <"$obj/.config" >"$obj/.config.nomod"
-			mv "$obj/.config.nomod" "$obj/.config"
-			frags=("$FRAG/i386.config") ;;
+			frags=()
+			[ ! -f "$FRAG/${line%-defconfig}.config" ] ||
+				frags=("$FRAG/${line%-defconfig}.config") ;;
 		*)
 			[ -f "$FRAG/$line.config" ] || die "unknown matrix line: $line"
 			lmake "$line" "$obj" -s x86_64_defconfig
