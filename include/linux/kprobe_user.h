@@ -47,7 +47,7 @@ struct kprobe_user {
 	bool dying;
 };
 
-#ifdef CONFIG_UPROBES
+#if IS_ENABLED(CONFIG_KPROBES) && IS_ENABLED(CONFIG_UPROBES)
 int register_kprobe_user(struct kprobe *p);
 void unregister_kprobe_user(struct kprobe *p);
 int insert_kprobe_userspace(struct kprobe *p, struct mm_struct *mm);

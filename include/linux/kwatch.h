@@ -48,7 +48,7 @@ struct kwatch {
 	struct perf_event * __percpu *events;
 };
 
-#ifdef CONFIG_HAVE_HW_BREAKPOINT
+#if IS_ENABLED(CONFIG_KPROBES) && IS_ENABLED(CONFIG_HAVE_HW_BREAKPOINT)
 int register_kwatch(unsigned long addr, u8 length, u8 type,
 		    kwatch_handler_t handler);
 int unregister_kwatch(int debugreg);
