@@ -90,7 +90,8 @@ typedef int (*kretprobe_handler_t)(struct kretprobe_instance *,
  *	"I changed regs->ip": the instruction and @post_handler are skipped
  * @post_handler: runs after the instruction was executed
  * @fault_handler: runs when a handler of this probe, or the execution of
- *	the probed instruction, takes a fault; non-zero means "handled"
+ *	the probed instruction as part of the hit (not a boosted copy),
+ *	takes a fault; non-zero means "handled"
  * @opcode: the first byte of the original instruction (read only)
  * @flags: KPROBE_FLAG_* bits; protected by the kprobe mutex once registered
  * @user: NULL for a kernel probe; the file and offset of a user-space

@@ -449,10 +449,12 @@ static int register_kprobe_text_locked(struct kprobe *p)
  *
  * Return: 0 on success; -EINVAL for a bad request or an address that may
  * not be probed (not text, blacklisted, kprobes' own code, patched by
- * another subsystem), or when @p is already registered; -ENOENT for an
- * unknown symbol or a module that is going away; -EILSEQ when the address
- * is not at an instruction boundary; -EOPNOTSUPP for an instruction that
- * cannot be probed; -ENOMEM.
+ * another subsystem, MOV or POP to SS), or when @p is already registered;
+ * -ENOENT for an unknown symbol or a module that is going away; -EILSEQ
+ * when the address is not at an instruction boundary or holds an
+ * instruction that traps by design (INT3, UD2, ...); -EOPNOTSUPP for
+ * another instruction that cannot be probed; -ERANGE when the slot
+ * cannot reach what the instruction refers to; -ENOMEM.
  */
 int register_kprobe(struct kprobe *p)
 {

@@ -159,10 +159,10 @@ static bool jprobe_entry_ok(void *entry)
  * Other kprobes and a kretprobe may share the address; another jprobe
  * may not.
  *
- * Return: 0; -EINVAL when @jp->entry is not the start of a function, the
- * address is not a function entry, or the kprobe cannot be placed (see
- * register_kprobe()); -EEXIST when the address already has a jprobe;
- * -ENOENT for an unknown symbol; -ENOMEM.
+ * Return: 0; -EINVAL when @jp->entry is not the start of a function or
+ * the address is not a function entry; -EEXIST when the address already
+ * has a jprobe; -ENOENT for an unknown symbol; -ENOMEM; or
+ * register_kprobe()'s error when the kprobe cannot be placed.
  */
 int register_jprobe(struct jprobe *jp)
 {

@@ -303,9 +303,10 @@ static void kretprobe_unprepare(struct kretprobe *rp)
  * @rp: the return probe; @rp->kp names the function's entry
  *
  * Return: 0; -EINVAL when the address is not a function entry, the
- * function may not be return-probed, or the kprobe cannot be placed;
+ * function may not be return-probed, or @rp is already registered;
  * -E2BIG when @data_size exceeds KRETPROBE_MAX_DATA_SIZE; -ENOENT for an
- * unknown symbol; -ENOMEM.
+ * unknown symbol; -ENOMEM; or register_kprobe()'s error when the entry
+ * probe cannot be placed.
  */
 int register_kretprobe(struct kretprobe *rp)
 {
@@ -431,6 +432,9 @@ EXPORT_SYMBOL_GPL(enable_kretprobe);
 /**
  * disable_kretprobe - stop hooking new calls
  * @rp: the probe
+ *
+ * Calls already hooked still return through the trampoline, but the
+ * return handler is not run for them while @rp stays disabled.
  *
  * Return: as disable_kprobe().
  */

@@ -409,7 +409,8 @@ static int kprobe_user_check_file(struct inode *inode, loff_t offset)
  * offset outside the file; -EBUSY when @p->user is registered already;
  * -ENOEXEC when the file's program headers put the offset outside
  * executable code; -EILSEQ when the symbol table shows it is inside an
- * instruction; -EIO for a file whose pages cannot be read; -ENOMEM.
+ * instruction; -EIO for a file that can be neither read through its
+ * address space (no ->read_folio) nor is shmem; -ENOMEM.
  */
 int register_kprobe_user(struct kprobe *p)
 {
