@@ -16,7 +16,8 @@
  * &struct kprobe_site, which owns the breakpoint and the copy of the
  * instruction; each probe keeps its own handlers, flags and miss count.
  *
- * Handlers run with preemption disabled and must not sleep.  A
+ * Handlers run with preemption disabled and must not sleep (user-space
+ * probes, <linux/kprobe_user.h>, are the exception).  A
  * breakpoint runs them in its exception context (NMI-like on x86); the
  * other ways to a site that Documentation/trace/kprobes.rst describes
  * run them in the probed code's context, with interrupts as it had them.  A probe that is hit

@@ -453,8 +453,9 @@ static int register_kprobe_text_locked(struct kprobe *p)
  * -ENOENT for an unknown symbol or a module that is going away; -EILSEQ
  * when the address is not at an instruction boundary or holds an
  * instruction that traps by design (INT3, UD2, ...); -EOPNOTSUPP for
- * another instruction that cannot be probed; -ERANGE when the slot
- * cannot reach what the instruction refers to; -ENOMEM.
+ * another instruction that cannot be probed; -EBUSY or another error of
+ * ftrace's for an ftrace call site whose IPMODIFY claim is taken; -ERANGE
+ * when the slot cannot reach what the instruction refers to; -ENOMEM.
  */
 int register_kprobe(struct kprobe *p)
 {

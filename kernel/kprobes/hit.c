@@ -31,7 +31,9 @@
  * kprobe_running() is the probe whose handler runs, a marker while none
  * of the hit's handlers does, or NULL.  It is never NULL between the
  * breakpoint and the end of step 3, which is how faults taken meanwhile
- * find their way back here, and how a hit knows it is nested.
+ * find their way back here, and how a hit knows it is nested.  A boosted
+ * step 2 runs after the hit has ended (NULL then): its faults are the
+ * kernel's, and an NMI hit meanwhile is an ordinary one.
  *
  * Every call, memory access and page crossed between the trap and the
  * handler is paid on each hit (dearly under an emulator, which cannot
