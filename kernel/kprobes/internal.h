@@ -15,10 +15,13 @@ struct module;
 
 /*
  * Lock context in names: a function whose name ends in _locked is called
- * with kprobe_mutex held; one ending in _text_locked also with the text
- * lock (kprobe_text_lock()), which nests inside it.  Each asserts what
- * its name says (for _text_locked: the text lock).  Functions without
- * either suffix take what they need.
+ * with the mutex that serializes registration in its file held:
+ * kprobe_mutex, but for the kinds of probe that have registrations of
+ * their own and say which mutex at the top of their file.  One ending
+ * in _text_locked is called with the text lock (kprobe_text_lock()) as
+ * well, which nests inside kprobe_mutex.  Each asserts what its name says
+ * (for _text_locked: the text lock).  Functions without either suffix
+ * take what they need.
  */
 extern struct mutex kprobe_mutex;
 

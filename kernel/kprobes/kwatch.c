@@ -14,7 +14,8 @@
  * it; which register a CPU really uses is the hw_breakpoint layer's
  * business.
  *
- * Locking: kwatch_mutex protects the table.  It nests inside the CPU
+ * Locking: kwatch_mutex protects the table (the _locked functions here
+ * are called with it, not with kprobe_mutex).  It nests inside the CPU
  * hotplug lock, which the hotplug callbacks are called with.  Handlers
  * run in the debug exception and take nothing.
  */

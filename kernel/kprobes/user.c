@@ -25,7 +25,8 @@
  * it, as far as the file's symbol table tells.
  *
  * Locking: kprobe_user_mutex serialises registering, arming, disarming
- * and unregistering.  A probe's ->lock, a spinlock, protects ->armed and
+ * and unregistering (the _locked functions here are called with it, not
+ * with kprobe_mutex).  A probe's ->lock, a spinlock, protects ->armed and
  * ->dying; the filter takes it under uprobes' locks and the mmap lock,
  * the handlers to look up the current mm.  Handlers run with no lock of
  * ours held and may sleep.
