@@ -75,6 +75,13 @@ static void opt_suite_exit(struct kunit_suite *suite)
 	kprobes_set_optimization(opt_saved_switch);
 }
 
+/* Every case starts optimizing, whatever a failed case before it left. */
+static int opt_test_init(struct kunit *test)
+{
+	kprobes_set_optimization(true);
+	return 0;
+}
+
 static struct opt_ctx *new_ctx(struct kunit *test, const u8 *where)
 {
 	struct opt_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
@@ -439,6 +446,7 @@ static struct kunit_suite opt_suite = {
 	.name = "kprobes_opt",
 	.suite_init = opt_suite_init,
 	.suite_exit = opt_suite_exit,
+	.init = opt_test_init,
 	.test_cases = opt_cases,
 };
 
