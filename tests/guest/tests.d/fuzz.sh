@@ -10,45 +10,37 @@
 SPECS=/fuzz/specs-short
 SECS=20
 KNOWN_ERRNOS=" EINVAL ENOENT EILSEQ EOPNOTSUPP EADDRNOTAVAIL EBUSY "
+n=0
+. /ktap.sh
 
 echo "KTAP version 1"
 echo "1..5"
 if [ ! -s $SPECS ] || [ ! -w /sys/kernel/tracing/kprobe_events ]; then
 	why="no $SPECS in this initramfs"
 	[ -s $SPECS ] && why="no kprobe_events (CONFIG_KPROBE_EVENTS)"
-	for n in 1 2 3 4 5; do echo "ok $n fuzz_$n # SKIP $why"; done
+	skip_all "$why"
 	exit 0
 fi
 echo "# seed $(cat /fuzz/seed-short 2>/dev/null), $(wc -l <$SPECS) specs, ${SECS}s"
 sh /fuzz.sh $SPECS $SECS >/tmp/fuzz.out 2>&1
 sed -n '/^FUZZ-INFO\|^FUZZ-SUM/s/^/# /p' /tmp/fuzz.out
 
-result() {  # result N NAME CONDITION-EXIT-STATUS
-	if [ "$3" = 0 ]; then echo "ok $1 $2"; else echo "not ok $1 $2"; fi
-}
-
 sum=$(grep '^FUZZ-SUM' /tmp/fuzz.out)
 val() { echo "$sum" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
-results=$(grep -c '^FUZZ-REG' /tmp/fuzz.out)
-[ "$results" -eq "$(wc -l <$SPECS)" ]
-result 1 every_spec_has_a_result $?
+# Refusals must carry an errno the stock kernel also gives for a spec.
+known_refusals() {
+	bad=$(grep '^FUZZ-REG' /tmp/fuzz.out | awk '{ print $5 }' | sort -u |
+		while read -r e; do
+			[ "$e" = ok ] && continue
+			case $KNOWN_ERRNOS in *" $e "*) ;; *) echo "$e" ;; esac
+		done)
+	[ "$(val accepted)" -gt 0 ] || { echo "no spec accepted"; return 1; }
+	[ -z "$bad" ] || { echo "refusals with an unexpected errno: $bad"; return 1; }
+}
 
-bad=$(grep '^FUZZ-REG' /tmp/fuzz.out | awk '{ print $5 }' | sort -u |
-	while read -r e; do
-		[ "$e" = ok ] && continue
-		case $KNOWN_ERRNOS in *" $e "*) ;; *) echo "$e" ;; esac
-	done)
-[ "$(val accepted)" -gt 0 ] && [ -z "$bad" ]
-rc=$?
-[ -n "$bad" ] && echo "# refusals with an unexpected errno: $bad"
-result 2 some_accepted_refusals_known_errnos $rc
-
-[ "$(val hits)" -gt 0 ]
-result 3 accepted_probes_hit $?
-
-[ "$(val left)" = 0 ]
-result 4 nothing_left_after_removal $?
-
-[ "$(val alive)" = yes ]
-result 5 alive_after_load $?
+check every_spec_has_a_result [ "$(grep -c '^FUZZ-REG' /tmp/fuzz.out)" -eq "$(wc -l <$SPECS)" ]
+check some_accepted_refusals_known_errnos known_refusals
+check accepted_probes_hit [ "$(val hits)" -gt 0 ]
+check nothing_left_after_removal [ "$(val left)" = 0 ]
+check alive_after_load [ "$(val alive)" = yes ]
