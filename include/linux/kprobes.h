@@ -44,13 +44,6 @@
 #include <linux/rethook.h>
 #include <asm/kprobes.h>
 
-/* Values of &struct kprobe_frame.status, for the CPU that hit a probe. */
-#define KPROBE_HIT_ACTIVE	0x00000001	/* pre handlers running */
-#define KPROBE_HIT_SS		0x00000002	/* original insn executing */
-#define KPROBE_REENTER		0x00000004	/* hit inside a handler */
-#define KPROBE_HIT_SSDONE	0x00000008	/* post handlers running */
-#define KPROBE_HIT_JPROBE	0x00000010	/* a jprobe's mirror runs */
-
 #ifndef CONFIG_KPROBES
 #include <asm-generic/kprobes.h>
 typedef int kprobe_opcode_t;
@@ -229,64 +222,12 @@ get_kretprobe_retaddr(struct kretprobe_instance *ri)
 
 #ifdef CONFIG_KPROBES
 
-/* Nested hits one CPU can track: task, handler, NMI, handler in NMI. */
-#define KPROBE_MAX_NESTING	4
-
-/**
- * struct kprobe_frame - one probe hit being processed on a CPU
- * @site: the site that was hit
- * @prev: kprobe_running() before this hit, restored when it ends
- * @arch_saved: scratch for the architecture (x86: the interrupt flag)
- * @status: one of KPROBE_HIT_ACTIVE, _HIT_SS, _REENTER, _HIT_SSDONE,
- *	_HIT_JPROBE
- */
-struct kprobe_frame {
-	struct kprobe_site *site;
-	struct kprobe *prev;
-	unsigned long arch_saved;
-	unsigned int status;
-};
-
-/**
- * struct kprobe_ctlblk - per-CPU stack of probe hits in progress
- * @depth: number of valid entries in @frames
- * @frames: innermost hit last
- */
-struct kprobe_ctlblk {
-	unsigned int depth;
-	struct kprobe_frame frames[KPROBE_MAX_NESTING];
-};
-
 DECLARE_PER_CPU(struct kprobe *, current_kprobe);
-DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
 /* kprobe_running - the probe whose handler runs on this CPU, if any */
 static inline struct kprobe *kprobe_running(void)
 {
 	return __this_cpu_read(current_kprobe);
-}
-
-static inline struct kprobe_ctlblk *get_kprobe_ctlblk(void)
-{
-	return this_cpu_ptr(&kprobe_ctlblk);
-}
-
-/**
- * kprobe_top_frame - the innermost hit this CPU is processing
- *
- * Return: the frame, or NULL when no hit is in progress.
- */
-static __always_inline struct kprobe_frame *kprobe_top_frame(void)
-{
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
-
-	return kcb->depth ? &kcb->frames[kcb->depth - 1] : NULL;
-}
-
-/* Is this CPU processing a hit?  kprobe_top_frame() in one access. */
-static __always_inline bool kprobe_hit_in_progress(void)
-{
-	return __this_cpu_read(kprobe_ctlblk.depth);
 }
 
 void kprobe_busy_begin(void);
