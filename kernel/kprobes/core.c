@@ -276,14 +276,14 @@ bool kprobe_registered(struct kprobe *p)
 }
 
 /* A breakpoint site: the arch decodes the instruction and copies it. */
-static int int3_site_prepare(struct kprobe_site *site)
+static int bp_site_prepare(struct kprobe_site *site)
 {
 	/* An optimized jump over the address goes before we look at it. */
 	kprobe_opt_clear_region_text_locked((unsigned long)site->addr);
 	return arch_prepare_kprobe_site(site);
 }
 
-static void int3_site_write_text(struct kprobe_site *site, bool arm)
+static void bp_site_write_text(struct kprobe_site *site, bool arm)
 {
 	if (arm)
 		arch_arm_kprobe_site(site);
@@ -291,10 +291,10 @@ static void int3_site_write_text(struct kprobe_site *site, bool arm)
 		arch_disarm_kprobe_site(site);
 }
 
-const struct kprobe_site_kind kprobe_int3_site_kind = {
-	.prepare	= int3_site_prepare,
+const struct kprobe_site_kind kprobe_bp_site_kind = {
+	.prepare	= bp_site_prepare,
 	.release	= arch_release_kprobe_site,
-	.write_text	= int3_site_write_text,
+	.write_text	= bp_site_write_text,
 	.traps		= true,
 	.optimizable	= true,
 };
@@ -304,7 +304,7 @@ static const struct kprobe_site_kind *site_kind_at(unsigned long addr)
 {
 	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) && kprobe_ftrace_addr(addr))
 		return &kprobe_ftrace_site_kind;
-	return &kprobe_int3_site_kind;
+	return &kprobe_bp_site_kind;
 }
 
 /*

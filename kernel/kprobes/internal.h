@@ -94,7 +94,7 @@ struct kprobe_site_kind {
 };
 
 /* core.c: a breakpoint; ftrace.c: a function's ftrace call site */
-extern const struct kprobe_site_kind kprobe_int3_site_kind;
+extern const struct kprobe_site_kind kprobe_bp_site_kind;
 extern const struct kprobe_site_kind kprobe_ftrace_site_kind;
 
 /* Is @site armed through ftrace rather than by a breakpoint? */
