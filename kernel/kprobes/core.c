@@ -449,10 +449,11 @@ static int register_kprobe_text_locked(struct kprobe *p)
  *
  * Return: 0 on success; -EINVAL for a bad request or an address that may
  * not be probed (not text, blacklisted, kprobes' own code, patched by
- * another subsystem, MOV or POP to SS), or when @p is already registered;
- * -ENOENT for an unknown symbol or a module that is going away; -EILSEQ
- * when the address is not at an instruction boundary or holds an
- * instruction that traps by design (INT3, UD2, ...); -EOPNOTSUPP for
+ * another subsystem, an instruction the architecture must not step, such
+ * as one that loads SS), or when @p is already registered; -ENOENT for
+ * an unknown symbol or a module that is going away; -EILSEQ when the
+ * address is not at an instruction boundary or holds an instruction that
+ * traps by design (a breakpoint, an undefined opcode); -EOPNOTSUPP for
  * another instruction that cannot be probed; -EBUSY or another error of
  * ftrace's for an ftrace call site whose IPMODIFY claim is taken; -ERANGE
  * when the slot cannot reach what the instruction refers to; -ENOMEM.

@@ -173,7 +173,7 @@ enum hit_how {
 };
 
 /*
- * Step 1.  Return: true when a pre handler took over regs->ip.  That ends
+ * Step 1.  Return: true when a pre handler redirected execution.  That ends
  * the hit, except a jprobe's: its mirror runs with the hit still open
  * (jprobe.c); for a HIT_FIRST hit the frame is popped here already (done
  * inside the loop, it keeps a flag out of the registers that live across
@@ -286,7 +286,7 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 
 /*
  * The three steps of a hit on a CPU that processes no other; @how: 0 or
- * HIT_FTRACE.  Return: true when a pre handler took over regs->ip.
+ * HIT_FTRACE.  Return: true when a pre handler redirected execution.
  */
 static nokprobe_inline bool hit_first(struct kprobe_site *site,
 				      struct pt_regs *regs, unsigned int how)
@@ -396,20 +396,20 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 /**
  * kprobe_site_hit_optimized - a CPU went through an optimized site's jump
  * @site: the site, as built into the detour
- * @regs: registers the detour saved; regs->ip is still to be set
+ * @regs: registers the detour saved; the instruction pointer not set yet
  *
  * Called by the detour with interrupts enabled or not, as the probed
  * code had them, and the handlers run that way, with preemption
  * disabled (as on the stock kernel, and as for return handlers).  An
  * interrupt that hits a probe meanwhile counts as a nested hit.
- * Otherwise the handlers see what a breakpoint would show them: regs->ip
- * just past it, kprobe_running() set.  A site that is no longer
- * optimized (a task was preempted in the detour meanwhile) counts the
- * hit as missed; so does one that is gone (unhashed, without probes, and
- * still allocated: see kprobe_opt_free_site_locked()).
+ * Otherwise the handlers see what a breakpoint would show them: the
+ * instruction pointer just past it, kprobe_running() set.  A site that
+ * is no longer optimized (a task was preempted in the detour meanwhile)
+ * counts the hit as missed; so does one that is gone (unhashed, without
+ * probes, and still allocated: see kprobe_opt_free_site_locked()).
  *
- * Return: true when a pre handler took over regs->ip: the detour must
- * resume at regs->ip instead of running the region's instructions.
+ * Return: true when a pre handler took over the instruction pointer: the
+ * detour must resume there instead of running the region's instructions.
  */
 bool __kprobes kprobe_site_hit_optimized(struct kprobe_site *site,
 					 struct pt_regs *regs)
@@ -444,10 +444,10 @@ out:
  *
  * The handler of kprobes' ftrace_ops (ftrace.c), called with interrupts
  * as the function had them.  The handlers see what a breakpoint at the
- * call would show them: regs->ip just past the breakpoint for the pre
- * handlers, past the call for the post handlers.  A pre handler that
- * takes over regs->ip sends the function there; a jprobe's mirror runs
- * with the hit open until jprobe_return().  Otherwise regs->ip goes back
+ * call would show them: the instruction pointer just past the breakpoint
+ * for the pre handlers, past the call for the post handlers.  A pre
+ * handler that takes it over sends the function there; a jprobe's mirror
+ * runs with the hit open until jprobe_return().  Otherwise it goes back
  * to what it was when we were called, so that a redirect stands.
  */
 void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
