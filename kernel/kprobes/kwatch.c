@@ -130,9 +130,9 @@ static int kwatch_check(unsigned long addr, u8 length, u8 type,
  *
  * Return: the watch's number, 0 to KWATCH_MAX - 1; -EINVAL for a bad
  * address, length, type or handler, -EBUSY when KWATCH_MAX watches
- * exist, -ENOMEM, or the hw_breakpoint layer's error (-ENOSPC when perf or ptrace
- * hold the debug registers this one would need, -EINVAL for what the
- * architecture refuses).  Nothing changes on an error.
+ * exist, -ENOMEM, or the hw_breakpoint layer's error (-ENOSPC when perf
+ * or ptrace hold the debug registers this one would need, -EINVAL for
+ * what the architecture refuses).  Nothing changes on an error.
  */
 int register_kwatch(unsigned long addr, u8 length, u8 type,
 		    kwatch_handler_t handler)

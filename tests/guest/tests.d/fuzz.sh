@@ -28,7 +28,7 @@ sed -n '/^FUZZ-INFO\|^FUZZ-SUM/s/^/# /p' /tmp/fuzz.out
 sum=$(grep '^FUZZ-SUM' /tmp/fuzz.out)
 val() { echo "$sum" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
-# Refusals must carry an errno the stock kernel also gives for a spec.
+# Something is accepted, and every refusal carries a known errno.
 known_refusals() {
 	bad=$(grep '^FUZZ-REG' /tmp/fuzz.out | awk '{ print $5 }' | sort -u |
 		while read -r e; do
