@@ -59,7 +59,7 @@ full_step() {  # full_step N; prints "build|tests" fields
 		return
 	fi
 	KOBJ=$BOBJ KINITRAMFS=$dir/initramfs.cpio.gz KCONSOLE=$dir/console.log \
-		KERNEL_APPEND=kpscripts=0 HOSTROOT=0 \
+		KERNEL_APPEND=kpscripts=0 HOSTROOT=0 BOOT_PROBE=0 \
 		"$ROOT/scripts/qemu-run.sh" test >>"$dir/build.out" 2>&1 || true
 	python3 "$ROOT/scripts/ktap-summary.py" "$dir/console.log" >"$dir/summary.txt" 2>&1 || true
 	sum=$(tail -n 1 "$dir/summary.txt")
