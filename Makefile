@@ -3,8 +3,10 @@
 #   make test      install deps, build our kernel (base+debug config), boot it
 #                  under QEMU TCG -smp 2, run the KUnit suites, the scripted
 #                  checks and the kernel's ftrace kprobe selftests; then
-#                  kunit.py --kunitconfig=kernel/kprobes (KUNIT_PY=0: not);
-#                  one table and summary
+#                  the KUnit suites again under retbleed=stuff (call-depth
+#                  return thunk; STUFFING=0: not); kunit.py
+#                  --kunitconfig=kernel/kprobes (KUNIT_PY=0: not); one
+#                  table and summary
 #   make kunit-py  just the kunit.py run
 #   make matrix    build the series across configs (defconfig, Debian's, RT,
 #                  preemption models, clang, randconfig, arm64, W=1/sparse)
@@ -33,7 +35,7 @@ S := scripts
 	originality doc-check clean distclean header bench hit-trace fuzz
 
 help:
-	@sed -n '3,24p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,26p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "targets: deps tree kernel initramfs test kunit-py matrix run shell bench fuzz hit-trace patches bisect-check originality doc-check clean distclean"
 
 deps:
@@ -58,13 +60,19 @@ initramfs: kernel
 # reports it as a failed test (no "=== GUEST DONE ===") and fails.
 # KUNIT_PY=0 leaves out the kunit.py run (a second kernel build).
 KUNIT_PY ?= 1
+# STUFFING=0 leaves out the second boot under call-depth stuffing.
+STUFFING ?= 1
 TEST_LOGS := build/console-test-$(FLAVOR).log
+ifeq ($(STUFFING),1)
+TEST_LOGS += build/console-stuffing-$(FLAVOR).log
+endif
 ifeq ($(KUNIT_PY),1)
 TEST_LOGS += build/console-kunit-py-$(FLAVOR).log
 endif
 
 test: initramfs
 	@$(S)/qemu-run.sh test || true
+	@if [ "$(STUFFING)" = 1 ]; then $(S)/qemu-run.sh stuffing || true; fi
 	@if [ "$(KUNIT_PY)" = 1 ]; then $(S)/kunit-py.sh || true; fi
 	@python3 $(S)/ktap-summary.py $(TEST_LOGS)
 

@@ -86,8 +86,9 @@ def parse_block(suite, lines, summ):
             if lvl == top and case_level != top:
                 # One suite per block (debugfs), or many (kunit.py).
                 name = m.group("name") or suite
-                summ.count(name if name == suite else f"{suite}:{name}",
-                           pending)
+                # "suite@tag": the same suite in another boot (kptag=).
+                same = name in (suite, suite.split("@")[0])
+                summ.count(suite if same else f"{suite}:{name}", pending)
                 pending = [0, 0, 0]
                 # The suite line: not ok without a failed case is a failure
                 # of its own (e.g. suite init or exit failed).

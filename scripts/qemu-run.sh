@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
 # Boot the FLAVOR kernel + initramfs under QEMU (TCG) in MODE
-# test|run|shell|fuzz (fuzz: scripts/fuzz.sh gives it the initramfs).
+# test|stuffing|run|shell|fuzz (fuzz: scripts/fuzz.sh gives it the
+# initramfs).
+#
+# stuffing: the KUnit suites again (no guest scripts), with the return
+# thunk of call-depth tracking in force: an Intel CPU model that has the
+# retbleed bug (QEMU_CPU, Skylake-Client-v1 by default) and
+# retbleed=stuff spectre_v2=retpoline.  Under it every RET changes the
+# arithmetic flags, which a probe must not let reach the probed code.
+# The guest checks that the kernel really chose stuffing.
 #
 # The whole console goes to build/console-MODE-FLAVOR.log.  run and shell
 # stream it; test shows only the guest's markers (VERBOSE=1: everything).
@@ -20,10 +28,11 @@ set -euo pipefail
 MODE=${1:-}
 case $MODE in
 	test) : "${TIMEOUT:=2400}" ;;
+	stuffing) : "${TIMEOUT:=1500}" ;;
 	run) : "${TIMEOUT:=900}" ;;
 	shell) : "${TIMEOUT:=0}" ;;
 	fuzz) : "${TIMEOUT:=3600}" ;;
-	*) die "usage: qemu-run.sh test|run|shell|fuzz" ;;
+	*) die "usage: qemu-run.sh test|stuffing|run|shell|fuzz" ;;
 esac
 
 KERNEL=$OBJ/arch/x86/boot/bzImage
@@ -41,13 +50,19 @@ LOG=${KCONSOLE:-$BUILD/console-$MODE-$FLAVOR.log}
 # the probe cannot be placed (unpack_to_rootfs starts with an ftrace
 # call: -EINVAL, as in the stock kernel without KPROBES_ON_FTRACE).
 EXTRA=
+GUEST_MODE=$MODE
 case $MODE in
 	run) LOGLEVEL=loglevel=3 ;;
 	test) LOGLEVEL=ignore_loglevel EXTRA=kprobe_event=p:kprobes/kp_init,unpack_to_rootfs ;;
+	stuffing)
+		LOGLEVEL=ignore_loglevel GUEST_MODE=test
+		: "${QEMU_CPU:=Skylake-Client-v1}"
+		EXTRA="retbleed=stuff spectre_v2=retpoline kpscripts=0 kptag=stuffing kpstuffing=1"
+		;;
 	*) LOGLEVEL=ignore_loglevel ;;
 esac
-[ "${BOOT_PROBE:-1}" = 1 ] || EXTRA=
-APPEND="console=ttyS0 $LOGLEVEL panic=-1 kpmode=$MODE $EXTRA ${KERNEL_APPEND:-}"
+[ "${BOOT_PROBE:-1}" = 1 ] || [ "$MODE" = stuffing ] || EXTRA=
+APPEND="console=ttyS0 $LOGLEVEL panic=-1 kpmode=$GUEST_MODE $EXTRA ${KERNEL_APPEND:-}"
 
 QEMU=(qemu-system-x86_64
 	-accel tcg,thread=single
@@ -101,7 +116,7 @@ main() {
 				-chardev "stdio,id=con,mux=on,signal=off,logfile=$LOG" \
 				-serial chardev:con -mon chardev=con,mode=readline || rc=$?
 			;;
-		test)
+		test|stuffing)
 			[ "${VERBOSE:-0}" = 1 ] ||
 				filter='^=== |SKIP-MODULE|MODULE-LOAD-FAILED|Kernel panic|end Kernel panic'
 			boot_logged "$filter" || rc=$?

@@ -121,7 +121,7 @@ static nokprobe_inline void step_came_back(struct kprobe_frame *f,
  * Called by the step trampoline (step.S) with interrupts off, as
  * the copy ran, in the context of the probed code, not of an exception:
  * the hit ends here as it would at the INT3 of finish_step(), and the
- * trampoline resumes at regs->ip with regs->flags.  Lockdep and the
+ * trampoline IRETs to regs->ip with regs->flags.  Lockdep and the
  * irqsoff tracer still think interrupts are as the caller had them: for
  * the post handlers, they are told the truth.
  */

@@ -21,9 +21,14 @@
  * registers and stack just as the instruction left them.  We build a
  * struct pt_regs from them, as the INT3 after the copy of any other
  * instruction does, and let x86_kprobe_step_return() finish the hit.
- * Then back to regs->ip: with RET through the SS slot of pt_regs, which
- * lies just below regs->sp, unless a handler moved regs->sp, in which
- * case IRET.
+ *
+ * The way back to regs->ip is IRET, which loads the flags and the
+ * instruction pointer in one go.  Nothing may run between the two: the
+ * probed code may be between a compare and its branch, and a RET would
+ * go through the return thunk, which under call-depth tracking
+ * (retbleed=stuff) does arithmetic on a per-CPU counter.  IRET also
+ * covers a handler that moved regs->sp, and with interrupts restored by
+ * the same instruction, no interrupt can catch the CPU in between.
  */
 SYM_CODE_START(x86_kprobe_step_trampoline)
 	UNWIND_HINT_UNDEFINED
@@ -41,23 +46,9 @@ SYM_CODE_START(x86_kprobe_step_trampoline)
 	PUSH_REGS
 	movq	%rsp, %rdi
 	call	x86_kprobe_step_return
-	leaq	SS+8(%rsp), %rax
-	cmpq	%rax, RSP(%rsp)
-	jne	.Lstep_iret
-	movq	RIP(%rsp), %rax
-	movq	%rax, SS(%rsp)
-	POP_REGS
-	UNWIND_HINT_IRET_REGS offset=8
-	/* Skip orig_ax, ip and cs; LEA leaves the restored flags alone. */
-	leaq	(3 * 8)(%rsp), %rsp
-	popfq
-	leaq	8(%rsp), %rsp		/* sp: RET pops the SS slot */
-	UNWIND_HINT_FUNC
-	RET
-.Lstep_iret:
 	UNWIND_HINT_REGS
 	POP_REGS
-	addq	$8, %rsp		/* orig_ax */
+	addq	$8, %rsp		/* orig_ax; IRET restores the flags */
 	UNWIND_HINT_IRET_REGS
 	iretq
 SYM_CODE_END(x86_kprobe_step_trampoline)

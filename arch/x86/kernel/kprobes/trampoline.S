@@ -39,8 +39,11 @@ SYM_CODE_START(kretprobe_trampoline)
 	POP_REGS
 	/*
 	 * Skip orig_ax, ip and cs, put back the flags the function returned
-	 * with (its caller may read them), skip sp and ss: RET through the
-	 * slot.  LEA leaves the flags alone.
+	 * with (an assembly caller may read them), skip sp and ss: RET
+	 * through the slot.  LEA leaves the flags alone.  Under call-depth
+	 * tracking the return thunk sets the arithmetic flags on every RET,
+	 * the function's own included, so there no caller can read them, and
+	 * going through the thunk once more hides nothing it could have seen.
 	 */
 	leaq	(3 * 8)(%rsp), %rsp
 	popfq
