@@ -183,6 +183,19 @@ static inline bool kprobe_site_via_detour(struct kprobe_site *site)
 }
 
 /*
+ * How a hit leaves the probed instruction, decided once per hit by the
+ * core (hit_step()) and passed to arch_kprobe_step():
+ *   KPROBE_STEP_BACK	come back to kprobes after it: post handlers run
+ *			when the copy is done
+ *   KPROBE_STEP_BOOST	nothing runs after it: the arch may go straight on
+ * An instruction that the arch emulates is emulated whatever the way.
+ */
+enum kprobe_step_way {
+	KPROBE_STEP_BACK,
+	KPROBE_STEP_BOOST,
+};
+
+/*
  * Hooks the architecture provides: probe sites and their text.
  *
  * arch_prepare_kprobe_site()	check @site->addr and fill @site->ainsn
@@ -199,11 +212,12 @@ static inline bool kprobe_site_via_detour(struct kprobe_site *site)
  *				then, and wherever one step of a change
  *				must be seen before the next
  * arch_kprobe_step()		execute the probed instruction for a hit
- *				(exception context); true if nothing more
- *				comes back (emulated, or boosted when the
- *				core allows it), false if it will finish
- *				when the copy comes back to the architecture
- *				(a trap, a trampoline), which then calls
+ *				(exception context) the way the core
+ *				decided (enum kprobe_step_way); true if
+ *				nothing more comes back (emulated, or
+ *				boosted), false if it will finish when the
+ *				copy comes back to the architecture (a
+ *				trap, a trampoline), which then calls
  *				kprobe_step_done()
  * arch_adjust_kprobe_addr()	move a function-entry address past entry
  *				markers (x86: ENDBR64); says if on entry;
@@ -229,7 +243,7 @@ void arch_arm_kprobe_site(struct kprobe_site *site);
 void arch_disarm_kprobe_site(struct kprobe_site *site);
 void arch_kprobe_text_sync(void);
 bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
-		      struct kprobe_frame *frame, bool boost);
+		      struct kprobe_frame *frame, enum kprobe_step_way way);
 kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 					 unsigned long offset,
 					 bool *on_func_entry);

@@ -247,7 +247,7 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 	struct kprobe_site *site = f->site;
 	bool post = how & HIT_POST;
 	bool nested = how & HIT_NESTED;
-	bool boost = true;
+	enum kprobe_step_way way = KPROBE_STEP_BOOST;
 
 	if (how & HIT_FTRACE) {
 		instruction_pointer_set(regs, kprobe_ftrace_next_ip(site));
@@ -271,10 +271,11 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 		return true;
 	} else if (!nested) {
 		f->status = KPROBE_HIT_SS;
-		boost = !post;
+		if (post)
+			way = KPROBE_STEP_BACK;
 	}
 	__this_cpu_write(current_kprobe, &kprobe_in_hit);
-	if (!arch_kprobe_step(site, regs, f, boost))
+	if (!arch_kprobe_step(site, regs, f, way))
 		return false;	/* finished when the arch's copy comes back */
 	/* The instruction is over: step 3 now, skipping the walk if no use. */
 	if (post && f->status == KPROBE_HIT_SS) {

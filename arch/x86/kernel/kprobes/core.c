@@ -57,15 +57,17 @@ static nokprobe_inline unsigned long boost_entry(struct pt_regs *regs)
  * @site: the site that was hit
  * @regs: the trapped context; regs->ip is just after the breakpoint
  * @frame: the hit's frame, for the saved interrupt flag
- * @boost: nothing has to run after the instruction
+ * @way: how the core wants the hit to leave the instruction
  *
- * A boosted copy jumps back by itself (see boost_entry()).  The other
- * copy runs with interrupts off and comes back to kprobes: through the
- * step trampoline, or for an instruction that is not boostable, through
- * an INT3.
+ * Emulated instructions are done here, whatever @way says.  Otherwise a
+ * boosted copy (%KPROBE_STEP_BOOST) jumps back by itself (see
+ * boost_entry()).  The other copy (%KPROBE_STEP_BACK, or a boost of an
+ * instruction that is not boostable) runs with interrupts off and comes
+ * back to kprobes: through the step trampoline, or for an instruction
+ * that is not boostable, through an INT3.
  * A site with a detour (jump optimization under way) sends the CPU
  * through the detour's copy of the whole region instead, with the
- * caller's interrupt flag; the core has made @boost true then.
+ * caller's interrupt flag; the core has asked for a boost then.
  *
  * Return: true when nothing more comes back to kprobes for this hit: the
  * instruction was emulated (@regs point after it) or the CPU was sent
@@ -74,7 +76,8 @@ static nokprobe_inline unsigned long boost_entry(struct pt_regs *regs)
  */
 bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 				struct pt_regs *regs,
-				struct kprobe_frame *frame, bool boost)
+				struct kprobe_frame *frame,
+				enum kprobe_step_way way)
 {
 	const struct arch_specific_insn *ai = &site->ainsn;
 	unsigned long caller_if = regs->flags & X86_EFLAGS_IF;
@@ -88,7 +91,7 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 		regs->ip = (unsigned long)ai->detour + x86_detour_copy_offset();
 		return true;
 	}
-	if (boost && ai->boostable) {
+	if (way == KPROBE_STEP_BOOST && ai->boostable) {
 		regs->ip = (unsigned long)ai->slot + boost_entry(regs);
 		return true;
 	}
