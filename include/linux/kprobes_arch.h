@@ -188,11 +188,15 @@ static inline bool kprobe_site_via_detour(struct kprobe_site *site)
  *   KPROBE_STEP_BACK	come back to kprobes after it: post handlers run
  *			when the copy is done
  *   KPROBE_STEP_BOOST	nothing runs after it: the arch may go straight on
+ *   KPROBE_STEP_DETOUR	through the detour's copy of the region, as every
+ *			hit must while the site's jump optimization state
+ *			is not KPROBE_OPT_NONE (kprobe_site_via_detour())
  * An instruction that the arch emulates is emulated whatever the way.
  */
 enum kprobe_step_way {
 	KPROBE_STEP_BACK,
 	KPROBE_STEP_BOOST,
+	KPROBE_STEP_DETOUR,
 };
 
 /*
@@ -214,11 +218,11 @@ enum kprobe_step_way {
  * arch_kprobe_step()		execute the probed instruction for a hit
  *				(exception context) the way the core
  *				decided (enum kprobe_step_way); true if
- *				nothing more comes back (emulated, or
- *				boosted), false if it will finish when the
- *				copy comes back to the architecture (a
- *				trap, a trampoline), which then calls
- *				kprobe_step_done()
+ *				nothing more comes back (emulated, boosted,
+ *				or sent through the detour), false if it
+ *				will finish when the copy comes back to
+ *				the architecture (a trap, a trampoline),
+ *				which then calls kprobe_step_done()
  * arch_adjust_kprobe_addr()	move a function-entry address past entry
  *				markers (x86: ENDBR64); says if on entry;
  *				no lock needed

@@ -257,12 +257,14 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 		kprobe_step_done(f, regs);
 		return false;
 	}
+	/* The one read of the site's optimization state in this hit. */
 	if (kprobe_site_via_detour(site)) {
 		/*
 		 * The CPU leaves through the detour's copy of the region (see
 		 * opt.c).  Only a probe that just joined and whose post
 		 * handler is the reason for unoptimizing can be skipped here.
 		 */
+		way = KPROBE_STEP_DETOUR;
 		if (!nested)
 			f->status = KPROBE_HIT_SSDONE;
 	} else if (!post && site->boost_to) {

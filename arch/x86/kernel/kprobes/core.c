@@ -64,10 +64,9 @@ static nokprobe_inline unsigned long boost_entry(struct pt_regs *regs)
  * boost_entry()).  The other copy (%KPROBE_STEP_BACK, or a boost of an
  * instruction that is not boostable) runs with interrupts off and comes
  * back to kprobes: through the step trampoline, or for an instruction
- * that is not boostable, through an INT3.
- * A site with a detour (jump optimization under way) sends the CPU
- * through the detour's copy of the whole region instead, with the
- * caller's interrupt flag; the core has asked for a boost then.
+ * that is not boostable, through an INT3.  %KPROBE_STEP_DETOUR (jump
+ * optimization under way) sends the CPU through the detour's copy of the
+ * whole region instead, with the caller's interrupt flag.
  *
  * Return: true when nothing more comes back to kprobes for this hit: the
  * instruction was emulated (@regs point after it) or the CPU was sent
@@ -87,7 +86,7 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 		return true;
 	}
 	/* Into or out of jump optimization: the region runs in the detour. */
-	if (kprobe_site_via_detour(site)) {
+	if (way == KPROBE_STEP_DETOUR) {
 		regs->ip = (unsigned long)ai->detour + x86_detour_copy_offset();
 		return true;
 	}
