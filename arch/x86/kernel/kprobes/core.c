@@ -158,13 +158,16 @@ static nokprobe_inline bool finish_step(struct kprobe_frame *f,
 
 /*
  * The breakpoint in jprobe_return(): the end of a jprobe's mirror, or a
- * call from anywhere else, a bug in the caller that costs a warning: the
- * RET after the breakpoint then returns to it.
+ * call from anywhere else, a bug in the caller.  That one is named once
+ * in the log (the return address on the stack is the caller), and the
+ * RET after the breakpoint then returns to it.  Not a WARN: the caller
+ * is told who it is, and nothing in kprobes is left in a bad state.
  */
 static noinline int jprobe_return_trap(struct pt_regs *regs)
 {
-	WARN_ONCE(!kprobe_jprobe_return(regs),
-		  "jprobe_return() called outside a jprobe handler\n");
+	if (!kprobe_jprobe_return(regs))
+		pr_warn_once("kprobes: jprobe_return() called outside a jprobe mirror, from %pS\n",
+			     (void *)*(unsigned long *)regs->sp);
 	kprobe_count_trap();
 	return 1;
 }
