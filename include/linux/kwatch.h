@@ -39,13 +39,20 @@ typedef void (*kwatch_handler_t)(struct kwatch *kw, struct pt_regs *regs);
  * @type: %KWATCH_WRITE, %KWATCH_RW or %KWATCH_EXEC
  * @handler: what runs on a hit
  * @events: the hw_breakpoint of each online CPU (private)
+ * @cpuhp_node: the watch as an instance of kprobes' CPU hotplug state,
+ *	whose callbacks create and free @events (private)
+ * @live: hits call @handler: set once the watch is on every CPU, clear
+ *	from the start of unregistration (private)
  */
 struct kwatch {
 	unsigned long addr;
 	u8 length;
 	u8 type;
 	kwatch_handler_t handler;
+	/* private: */
 	struct perf_event * __percpu *events;
+	struct hlist_node cpuhp_node;
+	bool live;
 };
 
 #if IS_ENABLED(CONFIG_KPROBES) && IS_ENABLED(CONFIG_HAVE_HW_BREAKPOINT)

@@ -5,9 +5,20 @@
  * A watch is one hw_breakpoint per online CPU, all with the same address,
  * length and type, created through perf like any other kernel breakpoint:
  * the hw_breakpoint layer decides which debug register each CPU uses and
- * refuses a watch when perf or ptrace users already hold them all.  A CPU
- * that comes online gets the breakpoints of the watches that exist; one
- * that goes offline gives its own back.
+ * refuses a watch when perf or ptrace users already hold them all.
+ *
+ * Each watch is an instance of one multi-instance CPU hotplug state
+ * (kwatch_hp_state, at CPUHP_AP_ONLINE_DYN): the state's startup
+ * callback gives a CPU the watch's breakpoint, its teardown takes it
+ * back.  The hotplug core calls them for every CPU that is past the state
+ * when a watch comes or goes, and for each watch when a CPU crosses it,
+ * so a CPU has exactly one breakpoint per watch while it is past the
+ * state, and none below it, a CPU parked half-way included.  A CPU that
+ * cannot get a watch's breakpoint does not come online.
+ *
+ * A watch's handler runs only while ->live is set: from the moment every
+ * CPU has the breakpoint to the start of unregistration.  A registration
+ * that fails half-way has then run no handler.
  *
  * The number register_kwatch() returns is the watch's index in a table of
  * KWATCH_MAX, one per debug register, as the interface it implements has
@@ -15,9 +26,10 @@
  * business.
  *
  * Locking: kwatch_mutex protects the table (the _locked functions here
- * are called with it, not with kprobe_mutex).  It nests inside the CPU
- * hotplug lock, which the hotplug callbacks are called with.  Handlers
- * run in the debug exception and take nothing.
+ * are called with it, not with kprobe_mutex); it is taken before the CPU
+ * hotplug lock.  The hotplug callbacks run with the hotplug lock and
+ * touch only their CPU's breakpoint of one watch.  Handlers run in the
+ * debug exception and take nothing.
  */
 #include <linux/kwatch.h>
 #include <linux/cpu.h>
@@ -35,6 +47,8 @@
 
 static DEFINE_MUTEX(kwatch_mutex);
 static struct kwatch kwatch_table[KWATCH_MAX];
+/* The dynamic hotplug state whose instances the watches are, or an error. */
+static int kwatch_hp_state = -ENODEV;
 
 /* Is table entry @kw taken?  kwatch_mutex held. */
 static bool kwatch_used_locked(struct kwatch *kw)
@@ -50,28 +64,17 @@ static void kwatch_triggered(struct perf_event *bp,
 {
 	struct kwatch *kw = bp->overflow_handler_context;
 
-	kw->handler(kw, regs);
+	if (READ_ONCE(kw->live))
+		kw->handler(kw, regs);
 }
 
-/* Give back @kw's breakpoint on @cpu, if it has one.  kwatch_mutex held. */
-static void kwatch_put_cpu_locked(struct kwatch *kw, int cpu)
+/* Hotplug startup: give @cpu the breakpoint of watch @node. */
+static int kwatch_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
-	struct perf_event **bp = per_cpu_ptr(kw->events, cpu);
-
-	lockdep_assert_held(&kwatch_mutex);
-	if (*bp) {
-		unregister_hw_breakpoint(*bp);
-		*bp = NULL;
-	}
-}
-
-/* Create @kw's breakpoint on @cpu.  kwatch_mutex held. */
-static int kwatch_get_cpu_locked(struct kwatch *kw, int cpu)
-{
+	struct kwatch *kw = hlist_entry(node, struct kwatch, cpuhp_node);
 	struct perf_event_attr attr;
 	struct perf_event *bp;
 
-	lockdep_assert_held(&kwatch_mutex);
 	hw_breakpoint_init(&attr);
 	attr.bp_addr = kw->addr;
 	attr.bp_len = kw->length;
@@ -84,16 +87,22 @@ static int kwatch_get_cpu_locked(struct kwatch *kw, int cpu)
 	return 0;
 }
 
-/* Free table entry @kw and everything it holds.  kwatch_mutex held. */
-static void kwatch_release_locked(struct kwatch *kw)
+/*
+ * Hotplug teardown: take back @cpu's breakpoint of watch @node.  Freeing
+ * it takes it off the CPU by a cross-call, which cannot be taken while
+ * that CPU is in the debug exception: a handler running there is done
+ * first.
+ */
+static int kwatch_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
-	int cpu;
+	struct kwatch *kw = hlist_entry(node, struct kwatch, cpuhp_node);
+	struct perf_event **bp = per_cpu_ptr(kw->events, cpu);
 
-	lockdep_assert_held(&kwatch_mutex);
-	for_each_possible_cpu(cpu)
-		kwatch_put_cpu_locked(kw, cpu);
-	free_percpu(kw->events);
-	memset(kw, 0, sizeof(*kw));
+	if (*bp) {
+		unregister_hw_breakpoint(*bp);
+		*bp = NULL;
+	}
+	return 0;
 }
 
 /* What the hw_breakpoint layer cannot tell apart from a user's mistake. */
@@ -126,25 +135,30 @@ static int kwatch_check(unsigned long addr, u8 length, u8 type,
  *	access, before an instruction; in the debug exception
  *
  * The watch is armed on every online CPU, and on CPUs that come online
- * later, until unregister_kwatch().  Context: process, may sleep.
+ * later, until unregister_kwatch(); a CPU that cannot be given it does
+ * not come online.  (A CPU parked between offline and online through the
+ * hotplug state control counts as online only past the point where the
+ * watches are armed.)  Context: process, may sleep.
  *
  * Return: the watch's number, 0 to KWATCH_MAX - 1; -EINVAL for a bad
  * address, length, type or handler, -EBUSY when KWATCH_MAX watches
  * exist, -ENOMEM, or the hw_breakpoint layer's error (-ENOSPC when perf
  * or ptrace hold the debug registers this one would need, -EINVAL for
- * what the architecture refuses).  Nothing changes on an error.
+ * what the architecture refuses).  Nothing changes on an error, and the
+ * handler has not run.
  */
 int register_kwatch(unsigned long addr, u8 length, u8 type,
 		    kwatch_handler_t handler)
 {
 	struct kwatch *kw = NULL;
-	int i, cpu, ret;
+	int i, ret;
 
 	ret = kwatch_check(addr, length, type, handler);
 	if (ret)
 		return ret;
+	if (kwatch_hp_state < 0)
+		return kwatch_hp_state;
 
-	cpus_read_lock();
 	mutex_lock(&kwatch_mutex);
 	/* 1. A free table entry. */
 	for (i = 0; i < KWATCH_MAX; i++) {
@@ -157,7 +171,7 @@ int register_kwatch(unsigned long addr, u8 length, u8 type,
 	if (!kw)
 		goto out;
 
-	/* 2. Fill it in: a breakpoint may fire as soon as it exists. */
+	/* 2. Fill it in, not yet live: breakpoints fire once they exist. */
 	ret = -ENOMEM;
 	kw->events = alloc_percpu(struct perf_event *);
 	if (!kw->events)
@@ -168,17 +182,18 @@ int register_kwatch(unsigned long addr, u8 length, u8 type,
 	kw->handler = handler;
 
 	/* 3. A breakpoint on each online CPU, all or none. */
-	for_each_online_cpu(cpu) {
-		ret = kwatch_get_cpu_locked(kw, cpu);
-		if (ret) {
-			kwatch_release_locked(kw);
-			goto out;
-		}
+	ret = cpuhp_state_add_instance(kwatch_hp_state, &kw->cpuhp_node);
+	if (ret) {
+		free_percpu(kw->events);
+		memset(kw, 0, sizeof(*kw));
+		goto out;
 	}
+
+	/* 4. Hits call the handler from now on. */
+	WRITE_ONCE(kw->live, true);
 	ret = i;
 out:
 	mutex_unlock(&kwatch_mutex);
-	cpus_read_unlock();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kwatch);
@@ -194,58 +209,27 @@ EXPORT_SYMBOL_GPL(register_kwatch);
  */
 int unregister_kwatch(int debugreg)
 {
+	struct kwatch *kw;
 	int ret = -EINVAL;
 
 	if (debugreg < 0 || debugreg >= KWATCH_MAX)
 		return -EINVAL;
-	cpus_read_lock();
 	mutex_lock(&kwatch_mutex);
-	if (kwatch_used_locked(&kwatch_table[debugreg])) {
-		/*
-		 * Releasing a CPU's breakpoint removes it from that CPU by a
-		 * cross-call, which cannot be taken while the CPU is in the
-		 * debug exception: a handler running there is done first.
-		 */
-		kwatch_release_locked(&kwatch_table[debugreg]);
+	kw = &kwatch_table[debugreg];
+	if (kwatch_used_locked(kw)) {
+		/* 1. Hits that still come call nothing. */
+		WRITE_ONCE(kw->live, false);
+		/* 2. Every CPU's breakpoint goes, each after its last hit. */
+		cpuhp_state_remove_instance(kwatch_hp_state, &kw->cpuhp_node);
+		/* 3. Nothing refers to the entry any more. */
+		free_percpu(kw->events);
+		memset(kw, 0, sizeof(*kw));
 		ret = 0;
 	}
 	mutex_unlock(&kwatch_mutex);
-	cpus_read_unlock();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(unregister_kwatch);
-
-/* CPU hotplug: a CPU comes online; hotplug lock held for writing. */
-static int kwatch_cpu_online(unsigned int cpu)
-{
-	int i, ret;
-
-	mutex_lock(&kwatch_mutex);
-	for (i = 0; i < KWATCH_MAX; i++) {
-		if (!kwatch_used_locked(&kwatch_table[i]))
-			continue;
-		ret = kwatch_get_cpu_locked(&kwatch_table[i], cpu);
-		if (ret)
-			pr_warn("kwatch %d: not armed on CPU %u (%d)\n", i, cpu,
-				ret);
-	}
-	mutex_unlock(&kwatch_mutex);
-	return 0;
-}
-
-/* CPU hotplug: a CPU goes offline; hotplug lock held for writing. */
-static int kwatch_cpu_offline(unsigned int cpu)
-{
-	int i;
-
-	mutex_lock(&kwatch_mutex);
-	for (i = 0; i < KWATCH_MAX; i++) {
-		if (kwatch_used_locked(&kwatch_table[i]))
-			kwatch_put_cpu_locked(&kwatch_table[i], cpu);
-	}
-	mutex_unlock(&kwatch_mutex);
-	return 0;
-}
 
 static const char *kwatch_type_name(u8 type)
 {
@@ -285,10 +269,10 @@ void kwatch_show_all(struct seq_file *m, bool show_addr)
 
 static int __init kwatch_init(void)
 {
-	int ret;
-
-	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "kprobes/kwatch",
-					kwatch_cpu_online, kwatch_cpu_offline);
-	return ret < 0 ? ret : 0;
+	kwatch_hp_state = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN,
+						  "kprobes/kwatch",
+						  kwatch_cpu_online,
+						  kwatch_cpu_offline);
+	return kwatch_hp_state < 0 ? kwatch_hp_state : 0;
 }
 core_initcall(kwatch_init);

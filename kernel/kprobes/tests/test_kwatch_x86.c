@@ -18,6 +18,9 @@
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/fs.h>
+#include <linux/sched/signal.h>
 
 #include "tests.h"
 
@@ -323,6 +326,82 @@ static void kwatch_follows_cpu_hotplug(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(n), 0);
 }
 
+/*
+ * Move @cpu to hotplug state @target through its sysfs "target" file, as
+ * an administrator with CONFIG_CPU_HOTPLUG_STATE_CONTROL would.  sysfs
+ * asks for a restart while another hotplug operation holds its lock.
+ */
+static int kw_cpu_target(int cpu, int target)
+{
+	char path[64], val[16];
+	struct file *f;
+	ssize_t n = -ERESTARTNOINTR;
+	loff_t pos;
+	int tries;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/hotplug/target", cpu);
+	f = filp_open(path, O_WRONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	snprintf(val, sizeof(val), "%d", target);
+	for (tries = 0; tries < 100 && n == -ERESTARTNOINTR; tries++) {
+		pos = 0;
+		n = kernel_write(f, val, strlen(val), &pos);
+		if (n == -ERESTARTNOINTR) {
+			recalc_sigpending();
+			msleep(20);
+		}
+	}
+	filp_close(f, NULL);
+	return n < 0 ? n : 0;
+}
+
+static void kw_cpu_fully_online(void *cpu)
+{
+	kw_cpu_target((long)cpu, CPUHP_ONLINE);
+}
+
+/*
+ * A watch made while a CPU is parked between offline and online (in
+ * cpu_online_mask, but below the state that arms watches) gets exactly
+ * one breakpoint there when the CPU goes on, and none once it is gone:
+ * each write there fires once, and none after unregistering.
+ */
+static void kwatch_cpu_parked_half_way(struct kunit *test)
+{
+	long cpu = cpumask_last(cpu_online_mask);
+	int n, late = 0, total, ret;
+
+	if (!IS_ENABLED(CONFIG_CPU_HOTPLUG_STATE_CONTROL) ||
+	    num_online_cpus() < 2)
+		kunit_skip(test, "needs CPU_HOTPLUG_STATE_CONTROL and 2 CPUs");
+	ret = kw_cpu_target(cpu, CPUHP_OFFLINE);
+	if (ret == -ENOENT)
+		kunit_skip(test, "sysfs is not mounted at /sys");
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							kw_cpu_fully_online,
+							(void *)cpu), 0);
+	KUNIT_ASSERT_EQ(test, kw_cpu_target(cpu, CPUHP_AP_WORKQUEUE_ONLINE),
+			0);
+	KUNIT_ASSERT_TRUE(test, cpu_online(cpu));
+
+	n = register_kwatch((unsigned long)&kw_var, 8, KWATCH_WRITE, kw_count);
+	KUNIT_ASSERT_GE(test, n, 0);
+	KUNIT_ASSERT_EQ(test, kw_cpu_target(cpu, CPUHP_ONLINE), 0);
+	KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here, &late,
+					      false), 0);
+	KUNIT_EXPECT_EQ(test, per_cpu(kw_hits, cpu), KW_WRITES);
+	KUNIT_EXPECT_EQ(test, late, 0);
+
+	KUNIT_EXPECT_EQ(test, unregister_kwatch(n), 0);
+	total = atomic_read(&kw_total);
+	KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here, &late,
+					      false), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), total);
+}
+
 static int kw_writer(void *data)
 {
 	unsigned long i = 0;
@@ -380,6 +459,7 @@ static struct kunit_case kwatch_cases[] = {
 	KUNIT_CASE(kwatch_fifth_is_busy),
 	KUNIT_CASE(kwatch_shares_registers_with_perf),
 	KUNIT_CASE(kwatch_follows_cpu_hotplug),
+	KUNIT_CASE(kwatch_cpu_parked_half_way),
 	KUNIT_CASE_SLOW(kwatch_unregister_under_hits),
 	{}
 };
