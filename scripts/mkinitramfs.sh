@@ -52,6 +52,8 @@ stage() {
 	# The program tests.d/user-probes.sh probes (static: no libc here).
 	gcc -static -O2 -Wall -o "$STAGE/bin/kpu-target" \
 		"$ROOT/tests/user/kpu-target.c" "$ROOT/tests/user/kpu-funcs.S"
+	# The FUSE server the same script serves kpu-target from.
+	gcc -static -O2 -Wall -o "$STAGE/bin/kpu-fuse" "$ROOT/tests/user/kpu-fuse.c"
 	# The short seed of make fuzz (tests.d/fuzz.sh): specs drawn from this
 	# kernel's own System.map, so they name functions it has.
 	mkdir -p "$STAGE/fuzz"

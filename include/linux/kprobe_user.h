@@ -31,6 +31,7 @@ struct mm_struct;
  * @lock: protects @armed and @dying (private)
  * @armed: the address spaces the probe is armed in (private)
  * @dying: unregistration has begun; hits only count in nmissed (private)
+ * @checked: the file's headers were checked against @offset (private)
  *
  * Only @inode and @offset are the caller's to set.
  */
@@ -45,6 +46,7 @@ struct kprobe_user {
 	spinlock_t lock;		/* protects armed and dying */
 	struct list_head armed;
 	bool dying;
+	bool checked;
 };
 
 #if IS_ENABLED(CONFIG_KPROBES) && IS_ENABLED(CONFIG_UPROBES)

@@ -22,14 +22,20 @@
  * Registration checks what uprobes would only find out when the probe is
  * first armed, or never: the offset lies in the file, in an executable
  * segment, and at the start of an instruction of the function that holds
- * it, as far as the file's symbol table tells.
+ * it, as far as the file's symbol table tells.  Reading the file takes a
+ * struct file: some file systems (FUSE, CIFS) need theirs to fill the
+ * page cache.  The file of a mapping of it is used, as uprobes does; when
+ * no process maps the file at registration, the checks wait for the
+ * first insert_kprobe_userspace(), whose mapping has one.
  *
  * Locking: kprobe_user_mutex serialises registering, arming, disarming
  * and unregistering (the _locked functions here are called with it, not
  * with kprobe_mutex).  A probe's ->lock, a spinlock, protects ->armed and
  * ->dying; the filter takes it under uprobes' locks and the mmap lock,
  * the handlers to look up the current mm.  Handlers run with no lock of
- * ours held and may sleep.
+ * ours held and may sleep, but inside uprobes' RCU tasks trace read-side
+ * section, which unregistering waits out with the mutex held: none of
+ * the functions here may be called from a uprobe handler.
  */
 #include <linux/kprobe_user.h>
 #include <linux/elf.h>
@@ -175,11 +181,26 @@ static void kprobe_user_fault(struct uprobe_consumer *uc,
 		p->fault_handler(p, regs, arch_kprobe_user_trapnr());
 }
 
-/* Copy @len bytes of @inode at @pos through the page cache. */
-static int kprobe_user_read(struct inode *inode, loff_t pos, void *buf,
+/*
+ * Called from a uprobe handler, ours or another consumer's?  Taking
+ * kprobe_user_mutex there can wait for an unregistration that waits for
+ * this very handler.  Such a call is refused, with a warning.
+ */
+static bool kprobe_user_in_handler(void)
+{
+	return WARN_ONCE(READ_ONCE(current->trc_reader_nesting),
+			 "kprobes: user-space probe API called from a uprobe handler\n");
+}
+
+/*
+ * Copy @len bytes of @file at @pos through the page cache; -EINVAL when
+ * the file (whose size may change under us) ends first.
+ */
+static int kprobe_user_read(struct file *file, loff_t pos, void *buf,
 			    size_t len)
 {
-	struct address_space *mapping = inode->i_mapping;
+	struct address_space *mapping = file->f_mapping;
+	struct inode *inode = file_inode(file);
 	struct page *page;
 	pgoff_t index;
 	size_t off, n;
@@ -194,7 +215,7 @@ static int kprobe_user_read(struct inode *inode, loff_t pos, void *buf,
 		if (shmem_mapping(mapping))
 			page = shmem_read_mapping_page(mapping, index);
 		else
-			page = read_mapping_page(mapping, index, NULL);
+			page = read_mapping_page(mapping, index, file);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
 		memcpy_from_page(buf, page, off, n);
@@ -208,13 +229,13 @@ static int kprobe_user_read(struct inode *inode, loff_t pos, void *buf,
 
 /* The file's headers, as far as the checks below need them. */
 struct kprobe_user_elf {
-	struct inode *inode;
+	struct file *file;
 	struct elf64_hdr ehdr;
 	struct elf64_shdr *shdrs;
 };
 
 /* Read a table of @num entries of @size bytes at @off, or NULL. */
-static void *kprobe_user_read_table(struct inode *inode, u64 off, u16 num,
+static void *kprobe_user_read_table(struct file *file, u64 off, u16 num,
 				    u16 size, size_t want)
 {
 	void *table;
@@ -222,7 +243,7 @@ static void *kprobe_user_read_table(struct inode *inode, u64 off, u16 num,
 	if (!num || num > KPROBE_USER_MAX_HDRS || size != want)
 		return NULL;
 	table = kcalloc(num, size, GFP_KERNEL);
-	if (table && kprobe_user_read(inode, off, table, (size_t)num * size)) {
+	if (table && kprobe_user_read(file, off, table, (size_t)num * size)) {
 		kfree(table);
 		table = NULL;
 	}
@@ -240,7 +261,7 @@ static bool kprobe_user_in_exec_segment(struct kprobe_user_elf *elf,
 	bool exec = true;
 	int i;
 
-	ph = kprobe_user_read_table(elf->inode, elf->ehdr.e_phoff,
+	ph = kprobe_user_read_table(elf->file, elf->ehdr.e_phoff,
 				    elf->ehdr.e_phnum, elf->ehdr.e_phentsize,
 				    sizeof(*ph));
 	if (!ph)
@@ -309,7 +330,7 @@ static loff_t kprobe_user_find_func(struct kprobe_user_elf *elf,
 	count = tab->sh_size / sizeof(struct elf64_sym);
 	for (i = 0; i < count && start < 0; i += n) {
 		n = min_t(u64, count - i, KPROBE_USER_SYM_BATCH);
-		if (kprobe_user_read(elf->inode,
+		if (kprobe_user_read(elf->file,
 				     tab->sh_offset + i * sizeof(*syms), syms,
 				     n * sizeof(*syms)))
 			break;
@@ -322,24 +343,30 @@ static loff_t kprobe_user_find_func(struct kprobe_user_elf *elf,
 }
 
 /*
- * Decode from the function's first instruction at @start: does one begin
- * at @offset?  Undecodable bytes (data in the text, say) tell nothing.
+ * Decode from the function's first instruction at @start, which is at
+ * most @offset: does one begin at @offset?  Undecodable bytes (data in
+ * the text, say) tell nothing.  @size is the file size the checks began
+ * with, more than @offset; a file truncated since cannot be read to the
+ * end of the range and is refused (-EINVAL, as for an offset outside).
  */
-static int kprobe_user_check_boundary(struct inode *inode, loff_t start,
-				      loff_t offset)
+static int kprobe_user_check_boundary(struct file *file, loff_t size,
+				      loff_t start, loff_t offset)
 {
-	size_t len = offset - start + KPROBE_USER_INSN_MAX;
+	size_t len;
 	loff_t pos = 0;
-	int ret = 0, n;
+	int ret, n;
 	u8 *buf;
 
 	if (offset - start > KPROBE_USER_MAX_DECODE)
 		return 0;
-	len = min_t(loff_t, len, i_size_read(inode) - start);
+	/* Both terms are positive: start <= offset < size. */
+	len = min_t(loff_t, offset - start + KPROBE_USER_INSN_MAX,
+		    size - start);
 	buf = kvmalloc(len, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	if (kprobe_user_read(inode, start, buf, len))
+	ret = kprobe_user_read(file, start, buf, len);
+	if (ret)
 		goto out;
 	while (start + pos < offset) {
 		n = arch_kprobe_user_insn_len(buf + pos, len - pos);
@@ -355,16 +382,20 @@ out:
 }
 
 /*
- * What the file's ELF headers say about a probe at @offset.  Files that
- * are not ELF64 for this architecture tell nothing: 0.
+ * What the ELF headers of @file say about a probe at @offset.  Files that
+ * are not ELF64 for this architecture tell nothing: 0.  -EINVAL when the
+ * file no longer reaches @offset.
  */
-static int kprobe_user_check_file(struct inode *inode, loff_t offset)
+static int kprobe_user_check_file(struct file *file, loff_t offset)
 {
-	struct kprobe_user_elf elf = { .inode = inode };
+	struct kprobe_user_elf elf = { .file = file };
+	loff_t size = i_size_read(file_inode(file));
 	loff_t start;
 	int ret = 0;
 
-	if (kprobe_user_read(inode, 0, &elf.ehdr, sizeof(elf.ehdr)) ||
+	if (offset >= size)
+		return -EINVAL;
+	if (kprobe_user_read(file, 0, &elf.ehdr, sizeof(elf.ehdr)) ||
 	    memcmp(elf.ehdr.e_ident, ELFMAG, SELFMAG) ||
 	    elf.ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    elf.ehdr.e_machine != ELF_ARCH ||
@@ -376,7 +407,7 @@ static int kprobe_user_check_file(struct inode *inode, loff_t offset)
 		return -ENOEXEC;
 
 	/* 2. An instruction boundary, if a symbol table tells. */
-	elf.shdrs = kprobe_user_read_table(inode, elf.ehdr.e_shoff,
+	elf.shdrs = kprobe_user_read_table(file, elf.ehdr.e_shoff,
 					   elf.ehdr.e_shnum,
 					   elf.ehdr.e_shentsize,
 					   sizeof(struct elf64_shdr));
@@ -384,8 +415,46 @@ static int kprobe_user_check_file(struct inode *inode, loff_t offset)
 		return 0;
 	start = kprobe_user_find_func(&elf, offset);
 	if (start >= 0)
-		ret = kprobe_user_check_boundary(inode, start, offset);
+		ret = kprobe_user_check_boundary(file, size, start, offset);
 	kfree(elf.shdrs);
+	return ret;
+}
+
+/*
+ * A struct file to read @inode through: that of some process's mapping
+ * of it, with a reference for the caller to drop; NULL when nothing maps
+ * the file.
+ */
+static struct file *kprobe_user_mapped_file(struct inode *inode)
+{
+	struct address_space *mapping = inode->i_mapping;
+	struct vm_area_struct *vma;
+	struct file *file = NULL;
+
+	i_mmap_lock_read(mapping);
+	vma_interval_tree_foreach(vma, &mapping->i_mmap, 0, ULONG_MAX) {
+		/* The mapping holds the file while it is in the tree. */
+		file = get_file(vma->vm_file);
+		break;
+	}
+	i_mmap_unlock_read(mapping);
+	return file;
+}
+
+/*
+ * Check @ku's offset against the file, read through @file, unless that
+ * was done.  kprobe_user_mutex held.
+ */
+static int kprobe_user_check_once_locked(struct kprobe_user *ku,
+					 struct file *file)
+{
+	int ret;
+
+	lockdep_assert_held(&kprobe_user_mutex);
+	if (ku->checked)
+		return 0;
+	ret = kprobe_user_check_file(file, ku->offset);
+	ku->checked = !ret;
 	return ret;
 }
 
@@ -403,23 +472,33 @@ static int kprobe_user_check_file(struct inode *inode, loff_t offset)
  * value is ignored.  @p->post_handler runs after the instruction with
  * the registers it left.  @p->fault_handler runs when executing the
  * instruction out of line trapped, with the trap's registers and number;
- * the trap then reaches the program as it would without the probe.
- * Context: process, may sleep.
+ * the trap then reaches the program as it would without the probe; a
+ * step that a fatal signal cut short calls no handler.
+ *
+ * The checks of the offset against the file's headers (-ENOEXEC,
+ * -EILSEQ) read it through a process's mapping of it.  When no process
+ * maps the file yet, they are made by the first insert_kprobe_userspace()
+ * instead, which then fails with their error.
+ * Context: process, may sleep; not from a uprobe handler.
  *
  * Return: 0; -EINVAL without @p->user, an inode, a handler, or for an
  * offset outside the file; -EBUSY when @p->user is registered already;
  * -ENOEXEC when the file's program headers put the offset outside
  * executable code; -EILSEQ when the symbol table shows it is inside an
  * instruction; -EIO for a file that can be neither read through its
- * address space (no ->read_folio) nor is shmem; -ENOMEM.
+ * address space (no ->read_folio) nor is shmem; -EDEADLK from a uprobe
+ * handler; -ENOMEM; an error reading the file.
  */
 int register_kprobe_user(struct kprobe *p)
 {
 	struct kprobe_user *ku = p->user;
 	struct uprobe *uprobe;
+	struct file *file;
 	int ret;
 
 	/* 1. What only the caller can get wrong. */
+	if (kprobe_user_in_handler())
+		return -EDEADLK;
 	if (!ku || !ku->inode || (!p->pre_handler && !p->post_handler))
 		return -EINVAL;
 	if (!S_ISREG(ku->inode->i_mode) || ku->offset < 0 ||
@@ -434,10 +513,15 @@ int register_kprobe_user(struct kprobe *p)
 	if (ku->kp)
 		goto out;
 
-	/* 2. What the file says about the offset. */
-	ret = kprobe_user_check_file(ku->inode, ku->offset);
-	if (ret)
-		goto out;
+	/* 2. What the file says about the offset, if it can be read now. */
+	ku->checked = false;
+	file = kprobe_user_mapped_file(ku->inode);
+	if (file) {
+		ret = kprobe_user_check_once_locked(ku, file);
+		fput(file);
+		if (ret)
+			goto out;
+	}
 
 	/* 3. An empty armed list: uprobes places no breakpoint yet. */
 	spin_lock_init(&ku->lock);
@@ -474,11 +558,12 @@ static bool kprobe_user_registered_locked(struct kprobe *p)
 }
 
 /*
- * Does @mm map @inode at @offset executably?  0, -ENOENT when nothing
- * there maps it, -ENOEXEC when only non-executable mappings do.
+ * Does @mm map @inode at @offset executably?  0, with a reference on the
+ * mapping's file in *@file; -ENOENT when nothing there maps it, -ENOEXEC
+ * when only non-executable mappings do.
  */
 static int kprobe_user_check_mm(struct mm_struct *mm, struct inode *inode,
-				loff_t offset)
+				loff_t offset, struct file **file)
 {
 	VMA_ITERATOR(vmi, mm, 0);
 	struct vm_area_struct *vma;
@@ -494,6 +579,7 @@ static int kprobe_user_check_mm(struct mm_struct *mm, struct inode *inode,
 		if (offset < start || offset - start >= size)
 			continue;
 		if (vma->vm_flags & VM_EXEC) {
+			*file = get_file(vma->vm_file);
 			ret = 0;
 			break;
 		}
@@ -514,21 +600,28 @@ static int kprobe_user_check_mm(struct mm_struct *mm, struct inode *inode,
  * spaces, a child that @mm's task forks included, are not armed.  The
  * interface this implements passed the page and mapping; the mm is what
  * the kernel's uprobes arms by.  @mm is pinned (mmgrab()) while armed;
- * the caller keeps its own reference for the call.  Context: process,
- * may sleep.
+ * the caller keeps its own reference for the call.  If registration
+ * could not check the offset against the file (nothing mapped it then),
+ * the first call here does, through @mm's mapping.  Context: process,
+ * may sleep; not from a uprobe handler.
  *
  * Return: 0; -EINVAL when @p is not registered; -EEXIST when it is armed
  * in @mm already; -ENOENT when @mm does not map the offset; -ENOEXEC when
- * it maps it only without execute permission; uprobes' error when it
- * cannot place the breakpoint (-ENOTSUPP for an instruction it cannot
- * step); -ENOMEM.  Nothing changes on an error.
+ * it maps it only without execute permission, or the file's headers put
+ * it outside code; -EILSEQ when the symbol table shows it is inside an
+ * instruction; uprobes' error when it cannot place the breakpoint
+ * (-ENOTSUPP for an instruction it cannot step); -EDEADLK from a uprobe
+ * handler; -ENOMEM.  Nothing changes on an error.
  */
 int insert_kprobe_userspace(struct kprobe *p, struct mm_struct *mm)
 {
 	struct kprobe_user *ku = p->user;
 	struct kprobe_user_mm *e;
+	struct file *file;
 	int ret;
 
+	if (kprobe_user_in_handler())
+		return -EDEADLK;
 	if (!mm)
 		return -EINVAL;
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
@@ -540,7 +633,11 @@ int insert_kprobe_userspace(struct kprobe *p, struct mm_struct *mm)
 	ret = -EINVAL;
 	if (!kprobe_user_registered_locked(p))
 		goto out_free;
-	ret = kprobe_user_check_mm(mm, ku->inode, ku->offset);
+	ret = kprobe_user_check_mm(mm, ku->inode, ku->offset, &file);
+	if (ret)
+		goto out_free;
+	ret = kprobe_user_check_once_locked(ku, file);
+	fput(file);
 	if (ret)
 		goto out_free;
 
@@ -583,10 +680,10 @@ EXPORT_SYMBOL_GPL(insert_kprobe_userspace);
  *
  * When this returns the breakpoint is out of @mm and no handler of @p
  * starts for @mm; one already running finishes.  Context: process, may
- * sleep.
+ * sleep; not from a uprobe handler.
  *
  * Return: 0; -EINVAL when @p is not registered; -ENOENT when it is not
- * armed in @mm.
+ * armed in @mm; -EDEADLK from a uprobe handler.
  */
 int remove_kprobe_user(struct kprobe *p, struct mm_struct *mm)
 {
@@ -594,6 +691,8 @@ int remove_kprobe_user(struct kprobe *p, struct mm_struct *mm)
 	struct kprobe_user_mm *e = NULL;
 	int ret;
 
+	if (kprobe_user_in_handler())
+		return -EDEADLK;
 	mutex_lock(&kprobe_user_mutex);
 	ret = -EINVAL;
 	if (!kprobe_user_registered_locked(p))
@@ -628,12 +727,17 @@ EXPORT_SYMBOL_GPL(remove_kprobe_user);
  * Disarms the probe in every address space it is still armed in.  When
  * this returns no handler of @p is running or will run, and @p->user may
  * be registered again.  Hits that arrive while it works run no handler
- * and count in @p->nmissed.  Context: process, may sleep.
+ * and count in @p->nmissed.  Called from a uprobe handler, @p's own
+ * included, it would wait for that handler: it warns and does nothing
+ * then, and the probe stays registered.  Context: process, may sleep.
  */
 void unregister_kprobe_user(struct kprobe *p)
 {
 	struct kprobe_user *ku = p->user;
 	struct kprobe_user_mm *e, *tmp;
+
+	if (kprobe_user_in_handler())
+		return;
 
 	mutex_lock(&kprobe_user_mutex);
 	if (!kprobe_user_registered_locked(p))

@@ -9,11 +9,14 @@
  *	arm <pid>		insert_kprobe_userspace() in pid's mm
  *	disarm <pid>		remove_kprobe_user() from pid's mm
  *	unreg			unregister_kprobe_user()
- *	sleep <0|1>		handlers sleep (usleep_range()) on each hit
+ *	sleep <usecs>		handlers sleep that long on each hit (0: not)
+ *	misuse <0|1>		the next pre handler calls the API on its own
+ *				probe: insert_kprobe_userspace(), whose error
+ *				is "inner_ret", and unregister_kprobe_user()
  * The write fails with the call's error, which ".../stats" repeats as
  * "ret", next to the counts and registers the handlers saw:
  *	ret pre post fault missed tgid_other trapnr
- *	pre_ip post_ip sum_di sum_si sum_ax
+ *	pre_ip post_ip sum_di sum_si sum_ax inner_ret
  * The counts and sums start again at each "reg".
  */
 #include <linux/debugfs.h>
@@ -36,7 +39,9 @@ static struct kprobe kpu_probe;
 static struct kprobe_user kpu_user;
 static struct path kpu_path;	/* keeps kpu_user.inode while registered */
 static bool kpu_registered;
-static bool kpu_sleep;
+static unsigned int kpu_sleep_us;
+static bool kpu_misuse;
+static int kpu_inner_ret;
 static pid_t kpu_tgid;		/* the last armed process */
 static int kpu_ret;
 
@@ -48,9 +53,20 @@ static struct {
 
 static void kpu_maybe_sleep(void)
 {
+	unsigned int us = READ_ONCE(kpu_sleep_us);
+
 	might_sleep();
-	if (READ_ONCE(kpu_sleep))
-		usleep_range(20, 40);
+	if (us)
+		fsleep(us);
+}
+
+/* The API called from inside a handler: refused, the probe stays. */
+static void kpu_misuse_api(struct kprobe *p)
+{
+	if (!xchg(&kpu_misuse, false))
+		return;
+	WRITE_ONCE(kpu_inner_ret, insert_kprobe_userspace(p, current->mm));
+	unregister_kprobe_user(p);
 }
 
 static int kpu_pre(struct kprobe *p, struct pt_regs *regs)
@@ -63,6 +79,7 @@ static int kpu_pre(struct kprobe *p, struct pt_regs *regs)
 	kpu.sum_di += regs->di;
 	kpu.sum_si += regs->si;
 	spin_unlock(&kpu_lock);
+	kpu_misuse_api(p);
 	kpu_maybe_sleep();
 	return 0;
 }
@@ -134,6 +151,7 @@ static int kpu_register(char *args)
 	if (ret)
 		return ret;
 	memset(&kpu, 0, sizeof(kpu));
+	WRITE_ONCE(kpu_inner_ret, 0);
 	memset(&kpu_probe, 0, sizeof(kpu_probe));
 	kpu_user.inode = d_inode(kpu_path.dentry);
 	kpu_user.offset = off;
@@ -174,7 +192,9 @@ static int kpu_command(char *cmd)
 		return 0;
 	}
 	if (!strcmp(verb, "sleep") && cmd)
-		return kstrtobool(cmd, &kpu_sleep);
+		return kstrtouint(cmd, 0, &kpu_sleep_us);
+	if (!strcmp(verb, "misuse") && cmd)
+		return kstrtobool(cmd, &kpu_misuse);
 	return -EINVAL;
 }
 
@@ -213,6 +233,7 @@ static int kpu_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "pre_ip %lu\npost_ip %lu\n", kpu.pre_ip, kpu.post_ip);
 	seq_printf(m, "sum_di %lu\nsum_si %lu\nsum_ax %lu\n", kpu.sum_di,
 		   kpu.sum_si, kpu.sum_ax);
+	seq_printf(m, "inner_ret %d\n", READ_ONCE(kpu_inner_ret));
 	spin_unlock(&kpu_lock);
 	mutex_unlock(&kpu_mutex);
 	return 0;

@@ -4,7 +4,7 @@
 # checks that the probed program computes what it computes unprobed.
 D=/sys/kernel/debug/kprobes_user_test
 T=/bin/kpu-target
-PLAN=14
+PLAN=18
 n=0
 . /ktap.sh
 
@@ -32,11 +32,12 @@ expect_stats() {  # expect_stats KEY=VALUE...
 	[ $bad = 0 ] || { cat $D/stats; return 1; }
 }
 
-# start NAME MODE N: start kpu-target in the background; when it says it
-# is ready, its pid is in $NAME_pid and its output goes to /tmp/NAME.out.
+# start NAME MODE N [PROGRAM]: start kpu-target (or its copy PROGRAM) in
+# the background; when it says it is ready, its pid is in $NAME_pid and
+# its output goes to /tmp/NAME.out.
 start() {
 	local i=0
-	$T "$2" "$3" >"/tmp/$1.out" 2>&1 &
+	${4:-$T} "$2" "$3" >"/tmp/$1.out" 2>&1 &
 	eval "$1_pid=$!"
 	while ! grep -q '^ready' "/tmp/$1.out" && [ $i -lt 200 ]; do
 		sleep 0.05
@@ -62,24 +63,39 @@ wait_hits() {  # wait_hits N: until the pre handler ran N times (10 s at most)
 ADD=$(off kpu_add)
 SIZE=$(stat -c %s $T)
 
-# Bad requests: a clear errno, nothing registered.
+# Bad requests: a clear errno, nothing registered.  A process maps the
+# file, so registration reads its headers at once.
 bad_registers() {
+	start z add 1 &&
 	expect "a directory" "$(ctl reg /bin 0)" -22 &&
 	expect "past the end" "$(ctl reg $T "$SIZE")" -22 &&
 	expect "inside kpu_add's LEA" "$(ctl reg $T $((ADD + 1)))" -84 &&
 	expect "data (kpu_data)" "$(ctl reg $T "$(off kpu_data)")" -8 &&
 	expect "a file that is not there" "$(ctl reg /nonexistent 0)" -2 &&
 	expect "arm unregistered" "$(ctl arm $$)" -22 &&
-	expect "disarm unregistered" "$(ctl disarm $$)" -22
+	expect "disarm unregistered" "$(ctl disarm $$)" -22 &&
+	finish z && expect "z exit" $rc 0
 }
 check user_bad_requests bad_registers
+
+# Nothing maps the file: registration cannot read it through a struct
+# file, and the first arm makes the checks instead.
+checks_at_first_arm() {
+	expect "reg inside kpu_add's LEA" "$(ctl reg $T $((ADD + 1)))" 0 &&
+	start c add 1 &&
+	expect "arm: inside an instruction" "$(ctl arm "$c_pid")" -84 &&
+	expect "arm again: still refused" "$(ctl arm "$c_pid")" -84 &&
+	expect unreg "$(ctl unreg)" 0 &&
+	finish c && expect "c exit" $rc 0
+}
+check user_checks_at_first_arm checks_at_first_arm
 
 # kpu_add in two processes of one file, armed in the first only; the
 # handlers sleep.  Right registers before and after the LEA, exact counts.
 two_processes() {
 	expect reg "$(ctl reg $T "$ADD")" 0 &&
 	expect "reg again" "$(ctl reg $T "$ADD")" -16 &&
-	ctl sleep 1 >/dev/null &&
+	ctl sleep 30 >/dev/null &&
 	start a add 100 && start b add 100 &&
 	expect arm "$(ctl arm "$a_pid")" 0 &&
 	expect "arm again" "$(ctl arm "$a_pid")" -17 &&
@@ -160,6 +176,66 @@ unregister_running() {
 	[ "$(stat_of pre)" -lt $N ]
 }
 check user_unregister_while_running unregister_running
+
+# A fatal signal while the task is in the probe (its pre handler sleeps,
+# the out-of-line step comes next) ends the step early: that is no
+# trap, and the fault handler is not called.
+fatal_signal_in_step() {
+	expect reg "$(ctl reg $T "$ADD")" 0 &&
+	ctl sleep 1000000 >/dev/null &&
+	start k add 100 && expect arm "$(ctl arm "$k_pid")" 0 &&
+	kill -USR1 "$k_pid" && wait_hits 1 && kill -9 "$k_pid"
+	wait "$k_pid"
+	rc=$?
+	ctl sleep 0 >/dev/null
+	expect "exit (SIGKILL)" $rc 137 &&
+	expect_stats pre=1 fault=0 &&
+	expect unreg "$(ctl unreg)" 0
+}
+check user_fatal_signal_is_no_fault fatal_signal_in_step
+
+# The API from the probe's own handler would wait for that handler:
+# refused (-EDEADLK, one warning), the probe stays registered.
+api_from_handler() {
+	expect reg "$(ctl reg $T "$ADD")" 0 &&
+	ctl misuse 1 >/dev/null &&
+	start h add 10 && expect arm "$(ctl arm "$h_pid")" 0 &&
+	echo "=== EXPECT-SPLAT BEGIN kernel/kprobes/user.c ===" >/dev/console &&
+	finish h
+	echo "=== EXPECT-SPLAT END ===" >/dev/console
+	expect "h exit" $rc 0 &&
+	expect "h sum" "$(out_of h sum)" 10045 &&
+	expect_stats pre=10 post=10 inner_ret=-35 &&
+	expect "reg again: still registered" "$(ctl reg $T "$ADD")" -16 &&
+	expect unreg "$(ctl unreg)" 0
+}
+check user_api_from_handler_refused api_from_handler
+
+# A file on FUSE, whose ->read_folio needs the struct file of an open:
+# the checks read through a mapping's file, at the first arm when
+# nothing maps the file at registration, at once when something does.
+fuse_file() {
+	local F=/mnt/fuse/kpu-target i=0
+	grep -q '^CONFIG_FUSE_FS=y' /etc/kernel.config || { echo "no FUSE"; return 0; }
+	mkdir -p /mnt/fuse &&
+	{ kpu-fuse /mnt/fuse $T >/tmp/fuse.out 2>&1 & } &&
+	while [ ! -f $F ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	[ -f $F ] || { cat /tmp/fuse.out; return 1; }
+	expect "reg, nothing maps it" "$(ctl reg $F $((ADD + 1)))" 0 &&
+	start fa add 100 $F &&
+	expect "arm: inside an instruction" "$(ctl arm "$fa_pid")" -84 &&
+	expect unreg "$(ctl unreg)" 0 &&
+	expect "reg, mapped" "$(ctl reg $F "$ADD")" 0 &&
+	expect arm "$(ctl arm "$fa_pid")" 0 &&
+	finish fa && expect "fa exit" $rc 0 &&
+	expect "fa sum" "$(out_of fa sum)" 104950 &&
+	expect_stats pre=100 post=100 fault=0 &&
+	expect unreg "$(ctl unreg)" 0
+	rc=$?
+	umount /mnt/fuse
+	return $rc
+}
+check user_probe_on_fuse fuse_file
 
 # The probe can be registered again after all that, and the module goes.
 reregister() { expect reg "$(ctl reg $T "$ADD")" 0 && unregister; }
