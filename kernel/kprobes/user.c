@@ -432,11 +432,10 @@ static struct file *kprobe_user_mapped_file(struct inode *inode)
 	struct file *file = NULL;
 
 	i_mmap_lock_read(mapping);
-	vma_interval_tree_foreach(vma, &mapping->i_mmap, 0, ULONG_MAX) {
-		/* The mapping holds the file while it is in the tree. */
+	vma = vma_interval_tree_iter_first(&mapping->i_mmap, 0, ULONG_MAX);
+	/* The mapping holds the file while it is in the tree. */
+	if (vma)
 		file = get_file(vma->vm_file);
-		break;
-	}
 	i_mmap_unlock_read(mapping);
 	return file;
 }
