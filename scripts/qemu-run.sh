@@ -134,6 +134,13 @@ main() {
 		log "QEMU exited with status $rc"
 	fi
 	log "QEMU done in $(elapsed "$t0")"
+	# The demo's last line counts its own checks; anything else (a
+	# failed check, a crash before the end) makes make run fail.
+	if [ "$MODE" = run ] && [ $rc -eq 0 ] &&
+		! grep -aqE '^demo: [0-9]+ checks, 0 failed' "$LOG"; then
+		log "the demo did not end with all its checks passed (console: ${LOG#"$ROOT"/})"
+		rc=1
+	fi
 	return $rc
 }
 

@@ -10,7 +10,9 @@
  * Each hit logs the CPU, the calling task and the first argument
  * register from the pre handler, and the instruction pointer after the
  * probed instruction from the post handler.  Unloading the module prints
- * how many times the function ran and how many hits were missed.
+ * how many times the function ran and how many hits were missed; while
+ * it is loaded, /sys/module/kprobe_example/parameters/hits says how many
+ * hits there have been so far, logged or not.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,6 +22,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/atomic.h>
+#include <linux/sysfs.h>
 
 static char symbol[KSYM_NAME_LEN] = "kernel_clone";
 module_param_string(symbol, symbol, sizeof(symbol), 0444);
@@ -30,6 +33,17 @@ module_param(verbose_hits, uint, 0644);
 MODULE_PARM_DESC(verbose_hits, "how many hits to log before going quiet");
 
 static atomic_t hits = ATOMIC_INIT(0);
+
+static int hits_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&hits));
+}
+
+static const struct kernel_param_ops hits_ops = {
+	.get = hits_get,
+};
+module_param_cb(hits, &hits_ops, NULL, 0444);
+MODULE_PARM_DESC(hits, "hits so far (read only)");
 
 static int example_pre(struct kprobe *p, struct pt_regs *regs)
 {
