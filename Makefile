@@ -1,25 +1,39 @@
 # Build-and-test harness for the kprobes rewrite (Linux 6.12, x86_64).
 #
-#   make test      install deps, build our kernel (base+debug config), boot it
-#                  under QEMU TCG -smp 2, run the KUnit suites, the scripted
-#                  checks and the kernel's ftrace kprobe selftests; then
-#                  the KUnit suites again under retbleed=stuff (call-depth
-#                  return thunk; STUFFING=0: not); kunit.py
-#                  --kunitconfig=kernel/kprobes (KUNIT_PY=0: not); one
-#                  table and summary
+#   make run       build our kernel, boot the demo (tests/guest/demo.sh):
+#                  one probe of each kind; exits non-zero if a check fails
+#   make test      build our kernel (base+debug config), boot it under
+#                  QEMU TCG -smp 2, run the KUnit suites, the scripted
+#                  checks, the kernel's ftrace kprobe selftests; the KUnit
+#                  suites again under retbleed=stuff (STUFFING=0: not);
+#                  kunit.py --kunitconfig=kernel/kprobes (KUNIT_PY=0: not)
 #   make kunit-py  just the kunit.py run
-#   make matrix    build the series across configs (defconfig, Debian's, RT,
-#                  preemption models, clang, randconfig, arm64, W=1/sparse)
-#   make run       same build, boot the demo (tests/guest/demo.sh)
 #   make shell     same build, interactive shell in the guest
-#   make patches   export the series (series/NN-*.{msg,files}) to out/patches
+#   make matrix    the series across configs (MATRIX_LINES= picks lines)
+#   make fuzz      random probes via kprobe_events on both kernels
+#   make bench     hit and attach costs, ours against the stock kernel
 #   make bisect-check  after each patch: build, boot, run the tests present
-#   make bench     build both kernels, boot each with tests/bench/ (alternating,
-#                  BENCH_RUNS=3 rounds), table of ours vs stock in out/bench.md
-#   make fuzz      random probes via kprobe_events on both kernels (same specs,
-#                  printed seeds), under load; table in out/fuzz.md
-#   make hit-trace single-step one probe hit on each kernel under gdb; per-
-#                  function instruction/memory counts in build/hit-trace/
+#                  (BISECT_QUICK=1: compile only)
+#   make patches   export the series (series/) to out/patches and check it
+#   make hit-trace single-step one probe hit on each kernel under gdb
+#   make originality, make doc-check   the checks CI runs besides make test
+#
+# How long each takes on 2 cores, "cold" with nothing built and an empty
+# ccache, "warm" with ccache and build/ from an earlier run (the check's
+# result page under docs/results/ records the time of its last run):
+#
+#   target              cold          warm
+#   make run            ~20 min       ~5 min
+#   make test           ~50 min       ~30 min
+#   make kunit-py       ~20 min       ~10 min
+#   make fuzz           ~35 min       ~6 min per FUZZ_N=300 FUZZ_SECS=30 seed
+#   make bench          ~60 min       ~35 min (BENCH_MODARGS=counts=2000;
+#                                     the default 10,000 probes: hours)
+#   make matrix         10+ hours     17-70 min per line
+#   make bisect-check   hours         ~15 min; BISECT_QUICK=1: ~15 min cold,
+#                                     seconds per step warm
+#   make patches        ~5 min        ~1 min
+#
 #   FLAVOR=incumbent builds the stock 6.12 tree instead of ours.
 #
 # Everything lives in build/ (pristine tree build/linux-src, our tree
@@ -35,7 +49,7 @@ S := scripts
 	originality doc-check clean distclean header bench hit-trace fuzz
 
 help:
-	@sed -n '3,26p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^# Everything lives/p' Makefile | sed -e '$$d' -e 's/^# \{0,1\}//'
 	@echo "targets: deps tree kernel initramfs test kunit-py matrix run shell bench fuzz hit-trace patches bisect-check originality doc-check clean distclean"
 
 deps:
@@ -62,24 +76,24 @@ initramfs: kernel
 KUNIT_PY ?= 1
 # STUFFING=0 leaves out the second boot under call-depth stuffing.
 STUFFING ?= 1
-TEST_LOGS := build/console-test-$(FLAVOR).log
-ifeq ($(STUFFING),1)
-TEST_LOGS += build/console-stuffing-$(FLAVOR).log
-endif
-ifeq ($(KUNIT_PY),1)
-TEST_LOGS += build/console-kunit-py-$(FLAVOR).log
-endif
+export KUNIT_PY STUFFING
 
+# The command a result page (docs/results/) names: the target, with the
+# variables that changed what it ran.
+RESULT_VARS := FLAVOR STUFFING KUNIT_PY QEMU_SMP QEMU_CPU BENCH_RUNS BENCH_CONFIG \
+	BENCH_MODARGS FUZZ_SEEDS FUZZ_N FUZZ_SECS MATRIX_LINES MATRIX_SEEDS BISECT_QUICK \
+	BISECT_FROM BISECT_TO
+result_cmd = $(strip $(foreach v,$(RESULT_VARS),$(if $(filter environment command line,\
+	$(origin $(v))),$(v)=$(if $(findstring $(space),$($(v))),'$($(v))',$($(v))))) make $(1))
+space := $(subst ,, )
+
+# scripts/test.sh: the boots, kunit.py, the summary and its result page.
 test: initramfs
-	@$(S)/qemu-run.sh test || true
-	@if [ "$(STUFFING)" = 1 ]; then $(S)/qemu-run.sh stuffing || true; fi
-	@if [ "$(KUNIT_PY)" = 1 ]; then $(S)/kunit-py.sh || true; fi
-	@python3 $(S)/ktap-summary.py $(TEST_LOGS)
+	@RESULT_COMMAND="$(call result_cmd,test)" $(S)/test.sh test
 
 # kunit.py run --kunitconfig=kernel/kprobes (all built in), on its own.
 kunit-py: tree
-	@$(S)/kunit-py.sh || true
-	@python3 $(S)/ktap-summary.py build/console-kunit-py-$(FLAVOR).log
+	@RESULT_COMMAND="$(call result_cmd,kunit-py)" $(S)/test.sh kunit-py
 
 run: initramfs
 	@$(S)/qemu-run.sh run
@@ -90,18 +104,18 @@ shell: initramfs
 # Our tree across configs (scripts/matrix.sh; MATRIX_LINES= picks lines).
 matrix: tree
 	@DEPS_MATRIX=1 $(S)/deps.sh
-	@$(S)/matrix.sh
+	@RESULT_COMMAND="$(call result_cmd,matrix)" $(S)/matrix.sh
 
 # Both flavors, whatever FLAVOR says (scripts/bench.sh runs make kernel for
 # each).
 bench: deps
-	@$(S)/bench.sh
+	@RESULT_COMMAND="$(call result_cmd,bench)" $(S)/bench.sh
 
 # Both kernels (FUZZ_SEEDS, FUZZ_N, FUZZ_SECS: scripts/fuzz.sh).
 fuzz: deps
 	@$(MAKE) --no-print-directory initramfs FLAVOR=ours
 	@$(MAKE) --no-print-directory initramfs FLAVOR=incumbent
-	@$(S)/fuzz.sh
+	@RESULT_COMMAND="$(call result_cmd,fuzz)" $(S)/fuzz.sh
 
 hit-trace: deps
 	@$(S)/hit-trace.sh
@@ -114,7 +128,7 @@ patches: deps
 # tests the tree has at that point (scripts/bisect-check.sh; too slow for
 # CI).  BISECT_QUICK=1 only compiles what the series touches.
 bisect-check: patches
-	@$(S)/bisect-check.sh
+	@RESULT_COMMAND="$(call result_cmd,bisect-check)" $(S)/bisect-check.sh
 
 # The project's originality checker lives next to the repository.
 ORIGINALITY ?= $(firstword $(wildcard ../shared/tools/originality \
@@ -125,9 +139,13 @@ originality: pristine
 	@$(ORIGINALITY) --kernel-src build/linux-src
 
 # The numbers and names Documentation/trace/kprobes.rst quotes, against
-# the code (scripts/doc-check.py).
+# the code (scripts/doc-check.py); the README's and the cover letter's
+# figures, against the committed result pages (scripts/results.py).
 doc-check: pristine
 	@python3 $(S)/doc-check.py --kernel-src build/linux-src
+	@RESULTS_DIR= python3 $(S)/results.py fill README.md --check
+	@RESULTS_DIR= python3 $(S)/results.py fill series/cover-letter.txt --check
+	@echo "doc-check: README.md and the cover letter take every figure from docs/results/"
 
 # Keep build/linux-src (pristine, slow to extract) and build/linux (our git
 # tree; prepare-tree resets it when its stamps are gone).

@@ -130,7 +130,12 @@ main() {
 		--out "$ROOT/out/bench.md" \
 		--ours $(ls "$LOGDIR"/console-ours-*.log 2>/dev/null) \
 		--incumbent $(ls "$LOGDIR"/console-incumbent-*.log 2>/dev/null)
-	log "done in $(elapsed "$t0"); table in out/bench.md, consoles in ${LOGDIR#"$ROOT"/}"
+	python3 "$ROOT/scripts/results.py" write "bench-$VARIANT" \
+		--title "make bench: ours against the stock 6.12 kprobes, $VARIANT config" \
+		--config "$VARIANT: tinyconfig + configs/base.config$([ "$VARIANT" = debug ] && echo " + configs/debug.config"); QEMU TCG -smp 2, one boot per kernel and round, $RUNS rounds, alternating" \
+		--body "$ROOT/out/bench.md" --took $(($(date +%s) - t0)) \
+		--command "BENCH_RUNS=$RUNS BENCH_CONFIG=$VARIANT${BENCH_MODARGS:+ BENCH_MODARGS='$BENCH_MODARGS'} scripts/bench.sh" || true
+	log "done in $(elapsed "$t0"); table in out/bench.md and docs/results/bench-$VARIANT.md, consoles in ${LOGDIR#"$ROOT"/}"
 }
 
 main "$@"

@@ -15,9 +15,12 @@
 #
 # Work tree: build/bisect-work (a clone of the series repo that `make
 # patches` leaves in build/series-work); objects: build/obj-bisect; the
-# table goes to out/bisect-check.md, one row per patch.
+# table goes to out/bisect-check.md, one row per patch, and to the result
+# page docs/results/bisect-check.md (bisect-check-quick.md with
+# BISECT_QUICK=1; scripts/results.py).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+T_START=$(date +%s)
 
 SERIES_REPO=$BUILD/series-work
 WORK=$BUILD/bisect-work
@@ -126,6 +129,16 @@ main() {
 		cat "$OUTDIR/rows.md"
 	} >"$TABLE"
 	cat "$TABLE"
+	if [ "$QUICK" = 1 ]; then
+		page=bisect-check-quick what="compile what the series touches (our directories, samples, the API's in-tree users)"
+	else
+		page=bisect-check what="build the kernel, boot it under QEMU TCG -smp 2, run the KUnit suites and lib/test_kprobes present"
+	fi
+	python3 "$ROOT/scripts/results.py" write "$page" \
+		--title "make bisect-check: after each patch of the series, $what" \
+		--config "debug (make test's config; options a step does not have yet left out)" \
+		--body "$TABLE" --took $(($(date +%s) - T_START)) \
+		--command "BISECT_QUICK=$QUICK scripts/bisect-check.sh" || true
 	log "$failed step(s) not green"
 	[ "$failed" -eq 0 ]
 }

@@ -9,7 +9,7 @@ the log).  A kernel's run passes when: every spec got a FUZZ-REG result,
 FUZZ-SUM says alive=yes and left=0, "=== FUZZ DONE ===" was printed, the
 console has no kernel splat (the patterns of scripts/ktap-summary.py),
 and, for ours, each spec has the stock kernel's result (accepted, or the
-same errno) unless the difference is one the README documents: an
+same errno) unless the difference is one docs/testing.md documents: an
 instruction we refuse with -EOPNOTSUPP that the stock kernel steps
 (DOCUMENTED below).  Differences are listed with the instruction at the
 probed address (objdump of OBJ/vmlinux).  Exit code 1 if a run failed.
@@ -26,7 +26,7 @@ REG = re.compile(r"FUZZ-REG (\d+) ([pr]) (\S+) (\S+)$")
 RES = re.compile(r"^FUZZ-RES (\d+) ([pr]) (\S+) (\S+)$")
 SUM = re.compile(r"FUZZ-SUM (.*)")
 DONE = "=== FUZZ DONE ==="
-# README, "Where the stock kernel's user-visible behaviour and ours differ".
+# docs/testing.md, "Where the stock kernel's user-visible behaviour and ours differ".
 DOCUMENTED = {"hlt", "lret", "lretq", "lretl", "iret", "iretq", "iretl",
               "syscall", "sysret", "sysretq", "sysretl", "sysenter",
               "sysexit", "swapgs", "mwait", "mwaitx", "monitorx", "xbegin"}
@@ -132,7 +132,7 @@ class SymbolMap:
 
 
 def documented(ours, stock, insn):
-    """Is this difference one the README lists?"""
+    """Is this difference one docs/testing.md lists?"""
     if ours != "EOPNOTSUPP" or stock != "ok" or insn is None:
         return False
     mnem, text = insn

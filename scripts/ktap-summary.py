@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarise kpmode=test console logs (and kunit.py's, scripts/kunit-py.sh).
 
-usage: ktap-summary.py CONSOLE_LOG...
+usage: ktap-summary.py [--markdown FILE] CONSOLE_LOG...
 
 Counts the KTAP results printed by the guest between
 "=== KTAP BEGIN <suite> ===" and "=== KTAP END <suite> ===" markers:
@@ -20,6 +20,8 @@ Before it, a table of suites (KUnit suites by name, scripted tests by
 block) with their passed, failed and skipped cases.  Each log must have
 its own "=== GUEST DONE ===".  The last line printed is
 "N passed, M failed[, K skipped]"; the exit code is 1 if anything failed.
+--markdown FILE also writes the table, the failures and that line as
+Markdown (the body of a result page, scripts/results.py).
 """
 import re
 import sys
@@ -214,12 +216,26 @@ def print_table(summ):
         print(f"{name:<{width}}  {p:>6}  {f:>6}  {s:>7}")
 
 
+def markdown(summ, logs, line):
+    out = ["| suite | passed | failed | skipped |", "|---|---:|---:|---:|"]
+    out += [f"| {n} | {p} | {f} | {s} |" for n, (p, f, s) in summ.suites.items()]
+    if summ.failed:
+        out += ["", "Failures:", ""]
+        out += [f"- {name}" for name, _ in summ.failed]
+    out += ["", "Console logs: " + ", ".join(f"`{l}`" for l in logs) + ".", "", f"**{line}**"]
+    return "\n".join(out) + "\n"
+
+
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    md = None
+    if args[:1] == ["--markdown"] and len(args) > 1:
+        md, args = args[1], args[2:]
+    if not args:
         print(__doc__, file=sys.stderr)
         return 2
     summ = Summary()
-    for path in sys.argv[1:]:
+    for path in args:
         summarise_log(path, summ)
     print_table(summ)
 
@@ -231,6 +247,10 @@ def main():
     if summ.skipped:
         line += f", {summ.skipped} skipped"
     print(line)
+    if md:
+        logs = [p.split("/build/", 1)[-1] if "/build/" in p else p for p in args]
+        with open(md, "w") as f:
+            f.write(markdown(summ, logs, line))
     return 1 if summ.failed else 0
 
 

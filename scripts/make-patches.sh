@@ -181,8 +181,11 @@ commit_series() {
 # The cover letter: git's template (shortlog, diffstat) with the subject
 # and text of series/cover-letter.txt (subject line, blank line, body).
 fill_cover_letter() {  # fill_cover_letter FILE
-	local cover=$SERIES/cover-letter.txt
-	[ -f "$cover" ] || { error "series/cover-letter.txt missing"; return; }
+	local cover=$BUILD/cover-letter.txt
+	[ -f "$SERIES/cover-letter.txt" ] || { error "series/cover-letter.txt missing"; return; }
+	# Its @results:NAME@ lines become the figures of docs/results/.
+	RESULTS_DIR= python3 "$ROOT/scripts/results.py" fill "$SERIES/cover-letter.txt" --out "$cover" ||
+		{ error "cover letter: scripts/results.py fill failed"; return; }
 	python3 - "$1" "$cover" <<-'PY' || error "cover letter: template not as expected"
 	import sys
 	path, src = sys.argv[1], sys.argv[2]

@@ -30,8 +30,10 @@
 #   w1-sparse             W=1 and sparse (C=2) on our directories, in the
 #                         defconfig line's tree: 0 warnings wanted
 #
-# Everything goes to build/matrix/<line>/ (objects, build.log) and the
-# table to out/matrix.md.  Lines build one after another with -j$(nproc);
+# Everything goes to build/matrix/<line>/ (objects, build.log); each
+# line's row goes into the result page docs/results/matrix.md, which keeps
+# the latest row of every line, with its date, commit and command
+# (scripts/results.py matrix-row), and out/matrix.md is a copy of it.  Lines build one after another with -j$(nproc);
 # ccache makes the variants of one base cheap after the first.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -206,7 +208,10 @@ run_line() {
 		result="FAIL (warnings)"
 		FAILED=$((FAILED + 1))
 	fi
-	echo "| $line | $result${note:+ ($note)} | $warn | $(elapsed "$t0") | $tests | $(date -u +%Y-%m-%d) $(git -C "$ROOT" rev-parse --short HEAD) | ${err//|/\\|} |" >"$obj/row.md"
+	echo "$result${note:+ ($note)} | $warn | $(elapsed "$t0") | $tests | $(date -u +%Y-%m-%d) $(git -C "$ROOT" rev-parse --short HEAD) | @CMD@ | ${err//|/\\|}" >"$obj/row.md"
+	python3 "$ROOT/scripts/results.py" matrix-row "$line" --row "$obj/row.md" \
+		--order "$(all_lines | tr '\n' ' ')" \
+		--command "MATRIX_LINES='${MATRIX_LINES:-all}' scripts/matrix.sh" >/dev/null
 	# A line that is neither booted nor needed by another line keeps its
 	# log and table row only: twenty object trees do not fit everywhere.
 	if [ "$line" != defconfig ] && [ "$line" != w1-sparse ] && [ "${MATRIX_KEEP:-0}" != 1 ]; then
@@ -214,22 +219,6 @@ run_line() {
 			! -name our-warnings.txt ! -name summary.txt ! -name console.log -exec rm -rf {} +
 	fi
 	log "   $line: $result${note:+ ($note)}, $warn warnings of ours, $(elapsed "$t0"), tests $tests ${err:+; $err}"
-}
-
-# The table holds every line's latest row (build/matrix/<line>/row.md), so
-# lines run at different times (MATRIX_LINES) add up to one table; each
-# row carries the date and commit it was made at.
-write_table() {  # write_table START
-	echo "kprobes build matrix, $(kernel_version_of "$SRC"), \`make matrix\`, $(nproc) CPUs; this run: ${MATRIX_LINES:-all lines}, $(elapsed "$1")."
-	echo "Tests: passed/failed/skipped of the boot (KUnit, scripted checks, ftracetest), - where the line does not boot."
-	echo
-	echo "| line | result | warnings in our files | build time | tests | built on, commit | first error |"
-	echo "|---|---|---:|---:|---|---|---|"
-	local l
-	for l in $(all_lines); do
-		[ -f "$MDIR/$l/row.md" ] && cat "$MDIR/$l/row.md"
-	done
-	return 0
 }
 
 main() {
@@ -240,11 +229,12 @@ main() {
 	mkdir -p "$MDIR" "$(dirname "$OUT")"
 	log "lines: $lines (randconfig seeds: $MATRIX_SEEDS)"
 	local l
-	# The table is rewritten after every line: a long run shows progress.
+	# The page is rewritten after every line: a long run shows progress.
 	for l in $lines; do
 		run_line "$l"
-		write_table "$t0" >"$OUT"
 	done
+	cp "${RESULTS_DIR:-$ROOT/docs/results}/matrix.md" "$OUT"
+	log "all lines in $(elapsed "$t0")"
 	cat "$OUT"
 	[ "$FAILED" -eq 0 ]
 }

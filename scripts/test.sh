@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# make test / make kunit-py, after the build: the boots and kunit.py, one
+# summary of all their logs (scripts/ktap-summary.py), and its result page
+# docs/results/test-$FLAVOR.md or kunit-py-$FLAVOR.md (scripts/results.py).
+#
+#   test.sh test      the test boot, the stuffing boot (STUFFING=0: not),
+#                     kunit.py (KUNIT_PY=0: not)
+#   test.sh kunit-py  kunit.py alone
+#
+# A boot that crashes or times out is not an error here: the summary
+# counts it as a failed test.  The exit status is the summary's.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+what=${1:-test}
+t0=$(date +%s)
+logs=()
+case $FLAVOR in ours) who="this series" ;; *) who="the stock 6.12 kprobes" ;; esac
+case $what in
+	test)
+		"$ROOT/scripts/qemu-run.sh" test
+		logs+=("build/console-test-$FLAVOR.log")
+		if [ "${STUFFING:-1}" = 1 ]; then
+			"$ROOT/scripts/qemu-run.sh" stuffing
+			logs+=("build/console-stuffing-$FLAVOR.log")
+		fi
+		config="tinyconfig + configs/base.config + configs/debug.config (KASAN, lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, PREEMPT); QEMU TCG -smp ${QEMU_SMP:-2}, -cpu ${QEMU_CPU:-max}"
+		[ "${STUFFING:-1}" = 1 ] && config+="; then -cpu Skylake-Client-v1 retbleed=stuff spectre_v2=retpoline"
+		title="make test: $who"
+		;;
+	kunit-py)
+		config="kunit.py's x86_64 defaults + kernel/kprobes/.kunitconfig, all built in; QEMU TCG -smp 2"
+		title="make kunit-py: $who"
+		;;
+	*) die "usage: test.sh test|kunit-py" ;;
+esac
+if [ "$what" = kunit-py ] || [ "${KUNIT_PY:-1}" = 1 ]; then
+	"$ROOT/scripts/kunit-py.sh"
+	logs+=("build/console-kunit-py-$FLAVOR.log")
+	[ "$what" = test ] && config+="; then kunit.py run --kunitconfig=kernel/kprobes (kunit.py's x86_64 defaults)"
+fi
+
+cd "$ROOT" || exit 2
+md=$BUILD/summary-$what-$FLAVOR.md
+python3 scripts/ktap-summary.py --markdown "$md" "${logs[@]}"
+rc=$?
+name=$what-$FLAVOR
+python3 scripts/results.py write "$name" --title "$title" --config "$config" \
+	--body "$md" --took $(($(date +%s) - t0)) --took-what "boots and kunit.py; the build before them not counted" \
+	--command "make $what"
+exit $rc
