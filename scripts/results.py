@@ -49,10 +49,12 @@ def git(*args):
 
 
 def code_commit():
-    """The commit measured; '+' when tracked files other than pages differ."""
+    """The commit measured; '+' when a tracked file that a check builds or
+    runs differs from it (the documentation and CI's script do not)."""
     head = git("rev-parse", "--short=7", "HEAD") or "unknown"
     dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".",
-                ":(exclude)docs/results")
+                ":(exclude)docs", ":(exclude)README.md", ":(exclude).ci",
+                ":(exclude)series/cover-letter.txt")
     return head + ("+ (with uncommitted changes)" if dirty else "")
 
 
@@ -224,11 +226,15 @@ def block_fuzz():
     rows = table(body, "seed")
     if not rows:
         return ["(no fuzz page yet: `make fuzz`)"]
-    out = ["| seed | kernel | accepted | refused | differences from stock | result |",
-           "|---|---|---:|---|---|---|"]
-    for r in rows:
-        out.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[6]} | {r[8]} |")
-    out += ["", page_ref("fuzz", f) + "."]
+    out = []
+    for seed in dict.fromkeys(r[0] for r in rows):
+        mine = {r[1]: r for r in rows if r[0] == seed}
+        o, i = mine.get("ours"), mine.get("incumbent")
+        if not o or not i:
+            continue
+        out.append(f"- seed {seed}: ours accepted {o[2]} and refused {o[3]}, stock {i[2]} and {i[3]}; "
+                   f"differences from stock: {o[6]}; ours {o[8]}, stock {i[8]}.")
+    out.append(f"- {page_ref('fuzz', f)}.")
     return out
 
 
