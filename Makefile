@@ -86,6 +86,11 @@ RESULT_VARS := FLAVOR STUFFING KUNIT_PY QEMU_SMP QEMU_CPU BENCH_RUNS BENCH_CONFI
 result_cmd = $(strip $(foreach v,$(RESULT_VARS),$(if $(filter environment command line,\
 	$(origin $(v))),$(v)=$(if $(findstring $(space),$($(v))),'$($(v))',$($(v))))) make $(1))
 space := $(subst ,, )
+# The commit a result page names: the code as make started.
+ifndef RESULT_COMMIT
+RESULT_COMMIT := $(shell python3 scripts/results.py commit)
+endif
+export RESULT_COMMIT
 
 # scripts/test.sh: the boots, kunit.py, the summary and its result page.
 test: initramfs

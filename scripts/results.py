@@ -14,6 +14,11 @@ figures taken from them.
         keeping the rows of the lines that did not run this time: each
         row names its own date, commit and command.
 
+    results.py commit
+        The commit code_commit() names now: the Makefile takes it when
+        make starts (RESULT_COMMIT), so that a page names the code a
+        check began with, whatever changes while it runs.
+
     results.py fill FILE [--check]
         Fill the generated blocks of FILE (README.md, the cover letter
         template) from the pages: <!-- results:NAME --> ... <!--
@@ -92,7 +97,7 @@ def read_page(name):
 def write_page(name, title, config, body, command, took=None, took_what=None):
     now = datetime.datetime.now(datetime.timezone.utc)
     rows = [("date", now.strftime("%Y-%m-%d %H:%M UTC")),
-            ("commit", code_commit()),
+            ("commit", os.environ.get("RESULT_COMMIT") or code_commit()),
             ("base", base_kernel()),
             ("config", config),
             ("command", f"`{command}`")]
@@ -363,11 +368,15 @@ def main():
     m.add_argument("--row", required=True)
     m.add_argument("--order", default="")
     m.add_argument("--command", default="scripts/matrix.sh")
+    sub.add_parser("commit")
     f = sub.add_parser("fill")
     f.add_argument("file")
     f.add_argument("--check", action="store_true")
     f.add_argument("--out")
     a = ap.parse_args()
+    if a.cmd == "commit":
+        print(code_commit())
+        return 0
     return {"write": cmd_write, "matrix-row": cmd_matrix_row, "fill": cmd_fill}[a.cmd](a) or 0
 
 
