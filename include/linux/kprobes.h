@@ -5,7 +5,7 @@
  * Kprobes: dynamic breakpoints in kernel text.
  *
  * A kprobe names one instruction (by address, or by symbol plus offset).
- * Registering it replaces the first byte of that instruction with the
+ * Registering it replaces the start of that instruction with the
  * architecture's breakpoint.  When a CPU reaches the breakpoint, the
  * probe's @pre_handler runs, the original instruction is executed on the
  * side (out of line in an executable slot, or emulated), the
@@ -86,7 +86,8 @@ typedef int (*kretprobe_handler_t)(struct kretprobe_instance *,
  * @fault_handler: runs when a handler of this probe, or the execution of
  *	the probed instruction as part of the hit (not a boosted copy),
  *	takes a fault; non-zero means "handled"
- * @opcode: the first byte of the original instruction (read only)
+ * @opcode: the first unit of the original instruction, which the
+ *	breakpoint replaces (read only)
  * @flags: KPROBE_FLAG_* bits; protected by the kprobe mutex once registered
  * @user: NULL for a kernel probe; the file and offset of a user-space
  *	probe, which goes to register_kprobe_user() (<linux/kprobe_user.h>)

@@ -7,15 +7,21 @@
  * Only those two include this header; everyone else uses <linux/kprobes.h>.
  *
  * 1. <asm/kprobes.h> defines, with CONFIG_KPROBES:
- *	kprobe_opcode_t		the unit of instruction text
+ *	kprobe_opcode_t		the unit of instruction text: a byte on
+ *				x86, 32 bits on fixed-width ISAs.  Sizes and
+ *				offsets in this contract are in bytes
  *	struct arch_specific_insn
  *				the arch's copy of one probed instruction,
  *				embedded in &struct kprobe_site
- *	KPROBE_BREAKPOINT_INSN	the breakpoint opcode
  *	KPROBE_BREAKPOINT_SIZE	how far past the probed address the trap
- *				leaves the instruction pointer
+ *				leaves the instruction pointer (0 where the
+ *				trap reports the breakpoint's own address)
  *	KPROBE_SLOT_SIZE	bytes of one out-of-line instruction slot: at
  *				least 64, a power of two
+ *	kprobe_fault_handler()	int (struct pt_regs *, int trapnr): the
+ *				arch's fault path asks it first, directly or
+ *				through kprobe_page_fault(); it settles a
+ *				fault taken while a hit was in progress
  *   and with CONFIG_OPTPROBES:
  *	KPROBE_DETOUR_SIZE	bytes of one detour buffer (same rules)
  *	KPROBE_OPT_MAX_REGION	the most bytes, counted from the probed
@@ -132,7 +138,8 @@ static __always_inline bool kprobe_hit_in_progress(void)
  *	written under the kprobe mutex, read by the ftrace handler
  * @fops_in: bit mask of kprobes' ftrace_ops whose filter holds @addr;
  *	kprobe mutex
- * @opcode: first byte of the original instruction, set by the arch
+ * @opcode: the first unit (kprobe_opcode_t) of the original
+ *	instruction, which the breakpoint replaces; set by the arch
  * @boost_to: set by the arch when a hit that runs nothing after the
  *	instruction needs only to continue there (a boosted copy), so
  *	the core can send it on without a call; NULL otherwise
@@ -208,7 +215,13 @@ enum kprobe_step_way {
  * arch_release_kprobe_site()	free what prepare allocated; no CPU can be
  *				using the site any more
  * arch_arm_kprobe_site()	write the breakpoint; text lock held
- * arch_disarm_kprobe_site()	restore the original byte; text lock held
+ * arch_disarm_kprobe_site()	restore the original instruction; text lock
+ *				held
+ * arch_kprobe_text_is_breakpoint() does the text at @addr still hold a
+ *				breakpoint, of whatever encoding a trap
+ *				that reached kprobe_breakpoint_hit() may
+ *				have come from (true also when it cannot
+ *				be read)?  Exception context, NMI-safe
  * arch_kprobe_text_sync()	make every text change asked for so far
  *				visible to every CPU; text lock held.  The
  *				core calls it at the end of a batch of
@@ -245,6 +258,7 @@ int arch_prepare_kprobe_site(struct kprobe_site *site);
 void arch_release_kprobe_site(struct kprobe_site *site);
 void arch_arm_kprobe_site(struct kprobe_site *site);
 void arch_disarm_kprobe_site(struct kprobe_site *site);
+bool arch_kprobe_text_is_breakpoint(kprobe_opcode_t *addr);
 void arch_kprobe_text_sync(void);
 bool arch_kprobe_step(struct kprobe_site *site, struct pt_regs *regs,
 		      struct kprobe_frame *frame, enum kprobe_step_way way);
@@ -269,11 +283,13 @@ void arch_free_kprobe_slot_page(void *page);
  *				kprobe_opt_region_taken_locked()) is in
  *				the way, any other error means never
  * arch_release_kprobe_opt()	hand the detour to the deferred free
- * arch_optimize_kprobe_tail()	write all but the first byte of the jump
- *				(the breakpoint stays in front of it)
- * arch_optimize_kprobe_head()	replace the breakpoint by the jump opcode
+ * arch_optimize_kprobe_tail()	write what follows the jump's first unit
+ *				(the breakpoint stays in front of it); may
+ *				do nothing where the jump is one unit
+ * arch_optimize_kprobe_head()	replace the breakpoint by the jump's first
+ *				unit
  * arch_unoptimize_kprobe_head() put the breakpoint back in front
- * arch_unoptimize_kprobe_tail() restore the bytes behind the breakpoint
+ * arch_unoptimize_kprobe_tail() restore what follows the breakpoint
  * arch_kprobe_opt_covers()	does the optimized @site's region, the
  *				instructions its jump replaces, contain @addr?
  *
@@ -304,6 +320,10 @@ bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr);
  *				be return-probed (it switches stacks, or
  *				runs the trampoline's own code)?  No lock
  *				held
+ *
+ * The architecture also provides is_kretprobe_trampoline() (declared in
+ * <linux/kprobes.h> for the unwinders): is a return address its
+ * trampoline's?
  */
 void arch_kretprobe_hook(struct kretprobe_instance *ri, struct pt_regs *regs);
 bool arch_kretprobe_refuses(unsigned long func);

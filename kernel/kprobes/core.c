@@ -146,7 +146,7 @@ void kprobe_site_mark_dirty_locked(struct kprobe_site *site)
 
 /*
  * Note that @site changed: the next commit looks at its optimization.
- * Then write the breakpoint, or the original byte, so that the text
+ * Then write the breakpoint, or the original instruction, so that the text
  * matches the site's state and the global switch.  Other CPUs are sure
  * to see the change only after the commit.  An optimized site is left
  * alone: its jump is taken out by the commit, through a breakpoint.

@@ -336,9 +336,7 @@ NOKPROBE_SYMBOL(hit_nested);
 static noinline int breakpoint_gone(kprobe_opcode_t *addr,
 				    struct pt_regs *regs)
 {
-	kprobe_opcode_t insn;
-
-	if (get_kernel_nofault(insn, addr) || insn == KPROBE_BREAKPOINT_INSN)
+	if (arch_kprobe_text_is_breakpoint(addr))
 		return 0;
 	instruction_pointer_set(regs, (unsigned long)addr);
 	kprobe_count_trap();

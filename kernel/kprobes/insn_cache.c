@@ -37,8 +37,12 @@
 
 #include "internal.h"
 
-/* The most slots a page can hold: the smallest slot size is 64 bytes. */
-#define MAX_SLOTS_PER_PAGE	(PAGE_SIZE / 64)
+/*
+ * The smallest slot size.  Slots are counted in bytes whatever the
+ * architecture's kprobe_opcode_t is: a page holds at most this many.
+ */
+#define MIN_SLOT_SIZE		64
+#define MAX_SLOTS_PER_PAGE	(PAGE_SIZE / MIN_SLOT_SIZE)
 
 /**
  * struct slot_page - one page of slots
@@ -53,7 +57,7 @@
 struct slot_page {
 	struct list_head node;
 	struct rcu_head rcu;
-	kprobe_opcode_t *base;
+	void *base;
 	unsigned int used;
 	DECLARE_BITMAP(busy, MAX_SLOTS_PER_PAGE);
 	DECLARE_BITMAP(dying, MAX_SLOTS_PER_PAGE);
@@ -88,7 +92,8 @@ static struct slot_cache *const slot_caches[] = {
 	&insn_slots, &detour_slots,
 };
 
-static_assert(KPROBE_SLOT_SIZE >= 64 && KPROBE_DETOUR_SIZE >= 64);
+static_assert(KPROBE_SLOT_SIZE >= MIN_SLOT_SIZE &&
+	      KPROBE_DETOUR_SIZE >= MIN_SLOT_SIZE);
 
 static void slot_reap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(slot_reap_work, slot_reap_fn);
@@ -163,15 +168,24 @@ found:
 	return pg->base + i * c->size;
 }
 
+/*
+ * The page of @c that holds @slot, with the slot's index in *@index, or
+ * NULL (and a warning) if no page of @c does.
+ */
 static struct slot_page *cache_page_of(struct slot_cache *c,
-				       kprobe_opcode_t *slot)
+				       kprobe_opcode_t *slot,
+				       unsigned int *index)
 {
+	unsigned long addr = (unsigned long)slot, base;
 	struct slot_page *pg;
 
 	lockdep_assert_held(&kprobe_mutex);
 	list_for_each_entry(pg, &c->pages, node) {
-		if (slot >= pg->base && slot < pg->base + PAGE_SIZE)
+		base = (unsigned long)pg->base;
+		if (addr >= base && addr < base + PAGE_SIZE) {
+			*index = (addr - base) / c->size;
 			return pg;
+		}
 	}
 	WARN(1, "kprobes: freeing unknown slot %px\n", slot);
 	return NULL;
@@ -206,11 +220,12 @@ kprobe_opcode_t *kprobe_slot_alloc_locked(void)
 void kprobe_slot_free_locked(kprobe_opcode_t *slot)
 {
 	struct slot_page *pg;
+	unsigned int i;
 
 	lockdep_assert_held(&kprobe_mutex);
-	pg = cache_page_of(&insn_slots, slot);
+	pg = cache_page_of(&insn_slots, slot, &i);
 	if (pg)
-		page_release_slot(pg, (slot - pg->base) / insn_slots.size);
+		page_release_slot(pg, i);
 }
 
 /**
@@ -237,11 +252,12 @@ kprobe_opcode_t *kprobe_detour_alloc_locked(void)
 void kprobe_detour_free_deferred_locked(kprobe_opcode_t *slot)
 {
 	struct slot_page *pg;
+	unsigned int i;
 
 	lockdep_assert_held(&kprobe_mutex);
-	pg = cache_page_of(&detour_slots, slot);
+	pg = cache_page_of(&detour_slots, slot, &i);
 	if (pg)
-		__set_bit((slot - pg->base) / detour_slots.size, pg->dying);
+		__set_bit(i, pg->dying);
 }
 
 /**

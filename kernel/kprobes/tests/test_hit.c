@@ -89,8 +89,9 @@ static void hit_runs_handlers_in_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->post[0], 1);
 	KUNIT_EXPECT_EQ(test, c->order[0], 0);
 	KUNIT_EXPECT_EQ(test, c->order[1], NR_AGG);
-	/* The pre handler sees the trap just after the breakpoint. */
-	KUNIT_EXPECT_EQ(test, c->pre_ip, (unsigned long)p->addr + 1);
+	/* The pre handler sees the trap where the breakpoint leaves it. */
+	KUNIT_EXPECT_EQ(test, c->pre_ip,
+			(unsigned long)p->addr + KPROBE_BREAKPOINT_SIZE);
 	KUNIT_EXPECT_PTR_EQ(test, c->running_in_pre, p);
 	KUNIT_EXPECT_FALSE(test, c->preemptible_in_handler);
 	KUNIT_EXPECT_NULL(test, kprobe_running());
@@ -252,7 +253,7 @@ static void hit_fault_in_handler(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->pre[0], 1);
 	KUNIT_EXPECT_EQ(test, c->pre[1], 0);
 	KUNIT_EXPECT_GE(test, c->faults, 1);
-	KUNIT_EXPECT_EQ(test, c->fault_trapnr, KPT_TRAP_PAGE_FAULT);
+	kpt_expect_page_fault_trap(test, c->fault_trapnr);
 	KUNIT_EXPECT_EQ(test, c->post[0], 1);
 	unregister_kprobe(p);
 	vfree(area);

@@ -81,13 +81,20 @@ static void reg_unknown_symbol(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, register_kprobe(&q), -ENOENT);
 }
 
+/*
+ * Our own hit path and the code kprobes sends CPUs through: the core's,
+ * then the architecture's.
+ */
+static const char * const own_code[] = {
+	"kprobe_breakpoint_hit", "kprobe_step_done",
+#ifdef CONFIG_X86
+	"kprobe_int3_handler", "kretprobe_trampoline",
+	"x86_kprobe_step_trampoline",
+#endif
+};
+
 static void reg_blacklisted(struct kunit *test)
 {
-	/* Our own hit path and the code kprobes sends CPUs through. */
-	static const char * const ours[] = {
-		"kprobe_int3_handler", "kprobe_breakpoint_hit",
-		"kretprobe_trampoline", "x86_kprobe_step_trampoline",
-	};
 	struct kprobe mine = {
 		.addr = (kprobe_opcode_t *)kpt_forbidden,
 		.pre_handler = count_pre,
@@ -98,12 +105,12 @@ static void reg_blacklisted(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test,
 			  within_kprobe_blacklist((unsigned long)kpt_forbidden));
 	KUNIT_EXPECT_EQ(test, register_kprobe(&mine), -EINVAL);
-	for (i = 0; i < ARRAY_SIZE(ours); i++) {
+	for (i = 0; i < ARRAY_SIZE(own_code); i++) {
 		memset(&own, 0, sizeof(own));
-		own.symbol_name = ours[i];
+		own.symbol_name = own_code[i];
 		own.pre_handler = count_pre;
 		KUNIT_EXPECT_EQ_MSG(test, register_kprobe(&own), -EINVAL,
-				    "%s", ours[i]);
+				    "%s", own_code[i]);
 	}
 	kpt_forbidden();
 	KUNIT_EXPECT_EQ(test, ctx(test)->pre_hits, 0);

@@ -78,8 +78,7 @@ struct arch_specific_insn {
 #define KPROBE_SLOT_BOOST_STI	40
 #define KPROBE_SLOT_SIZE	64
 
-/* The breakpoint; a pre handler sees regs->ip past it (address + size). */
-#define KPROBE_BREAKPOINT_INSN	INT3_INSN_OPCODE
+/* The breakpoint is INT3: a pre handler sees regs->ip past it. */
 #define KPROBE_BREAKPOINT_SIZE	INT3_INSN_SIZE
 
 /*

@@ -293,6 +293,23 @@ void arch_disarm_kprobe_site(struct kprobe_site *site)
 }
 
 /**
+ * arch_kprobe_text_is_breakpoint - is there still an INT3 at @addr?
+ * @addr: where a CPU trapped, for which kprobes found no site
+ *
+ * Exception context.  An unreadable address counts as a breakpoint: the
+ * trap is then not kprobes' to settle.
+ *
+ * Return: true if the text holds INT3 or cannot be read.
+ */
+bool arch_kprobe_text_is_breakpoint(kprobe_opcode_t *addr)
+{
+	u8 insn;
+
+	return get_kernel_nofault(insn, addr) || insn == INT3_INSN_OPCODE;
+}
+NOKPROBE_SYMBOL(arch_kprobe_text_is_breakpoint);
+
+/**
  * arch_kprobe_text_sync - write the queued text, serialize every CPU
  *
  * Called under kprobe_text_lock(), once per batch of arm and disarm
