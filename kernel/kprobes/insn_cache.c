@@ -82,18 +82,25 @@ static struct slot_cache insn_slots = {
 	.sym	= "kprobe_insn_page",
 };
 
+static_assert(KPROBE_SLOT_SIZE >= MIN_SLOT_SIZE);
+
+/* Only architectures with jump optimization define KPROBE_DETOUR_SIZE. */
+#ifdef CONFIG_OPTPROBES
 static struct slot_cache detour_slots = {
 	.pages	= LIST_HEAD_INIT(detour_slots.pages),
 	.size	= KPROBE_DETOUR_SIZE,
 	.sym	= "kprobe_optinsn_page",
 };
 
-static struct slot_cache *const slot_caches[] = {
-	&insn_slots, &detour_slots,
-};
+static_assert(KPROBE_DETOUR_SIZE >= MIN_SLOT_SIZE);
+#define DETOUR_SLOTS	&detour_slots,
+#else
+#define DETOUR_SLOTS
+#endif
 
-static_assert(KPROBE_SLOT_SIZE >= MIN_SLOT_SIZE &&
-	      KPROBE_DETOUR_SIZE >= MIN_SLOT_SIZE);
+static struct slot_cache *const slot_caches[] = {
+	&insn_slots, DETOUR_SLOTS
+};
 
 static void slot_reap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(slot_reap_work, slot_reap_fn);
@@ -228,6 +235,8 @@ void kprobe_slot_free_locked(kprobe_opcode_t *slot)
 		page_release_slot(pg, i);
 }
 
+#ifdef CONFIG_OPTPROBES
+
 /**
  * kprobe_detour_alloc_locked - get a free detour slot
  *
@@ -300,6 +309,7 @@ void kprobe_slots_gc_end_locked(void)
 		bitmap_zero(pg->reaping, n);
 	}
 }
+#endif /* CONFIG_OPTPROBES */
 
 static bool cache_contains(struct slot_cache *c, unsigned long addr)
 {
@@ -339,12 +349,19 @@ NOKPROBE_SYMBOL(is_kprobe_insn_slot);
  *
  * Lock-free and sleep-free; safe from NMI and the unwinder.
  *
- * Return: true if it is.
+ * Return: true if it is; always false without jump optimization.
  */
+#ifdef CONFIG_OPTPROBES
 bool is_kprobe_optinsn_slot(unsigned long addr)
 {
 	return cache_contains(&detour_slots, addr);
 }
+#else
+bool is_kprobe_optinsn_slot(unsigned long addr)
+{
+	return false;
+}
+#endif
 
 NOKPROBE_SYMBOL(is_kprobe_optinsn_slot);
 
