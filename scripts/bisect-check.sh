@@ -124,7 +124,7 @@ main() {
 		log "   build $build, $warn warnings of ours, tests $tests, $(elapsed "$t0")"
 	done
 	{
-		echo "make bisect-check$([ "$QUICK" = 1 ] && echo " (BISECT_QUICK=1: compile only)"), $(date -u +%Y-%m-%d), project $(git -C "$ROOT" rev-parse --short HEAD), steps $from-$to"
+		echo "make bisect-check$([ "$QUICK" = 1 ] && echo " (BISECT_QUICK=1: compile only)"), $(date -u +%Y-%m-%d), project ${RESULT_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD)}, steps $from-$to"
 		echo
 		cat "$OUTDIR/rows.md"
 	} >"$TABLE"

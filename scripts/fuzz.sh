@@ -67,7 +67,7 @@ main() {
 		done
 	done
 	python3 "$ROOT/scripts/fuzz-report.py" --out "$OUT" \
-		--title "\`make fuzz\` (FUZZ_SEEDS=\"$FUZZ_SEEDS\" FUZZ_N=$FUZZ_N FUZZ_SECS=$FUZZ_SECS), $(date -u '+%Y-%m-%d'), commit $(git -C "$ROOT" rev-parse --short HEAD), $(kernel_version_of "$PRISTINE"), debug config, -smp ${QEMU_SMP:-2}, $(elapsed "$t0")" \
+		--title "\`make fuzz\` (FUZZ_SEEDS=\"$FUZZ_SEEDS\" FUZZ_N=$FUZZ_N FUZZ_SECS=$FUZZ_SECS), $(date -u '+%Y-%m-%d'), commit ${RESULT_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD)}, $(kernel_version_of "$PRISTINE"), debug config, -smp ${QEMU_SMP:-2}, $(elapsed "$t0")" \
 		"${logs[@]}" || rc=$?
 	python3 "$ROOT/scripts/results.py" write fuzz \
 		--title "make fuzz: random probes through kprobe_events, this series and the stock kernel" \

@@ -208,7 +208,7 @@ run_line() {
 		result="FAIL (warnings)"
 		FAILED=$((FAILED + 1))
 	fi
-	echo "$result${note:+ ($note)} | $warn | $(elapsed "$t0") | $tests | $(date -u +%Y-%m-%d) $(git -C "$ROOT" rev-parse --short HEAD) | @CMD@ | ${err//|/\\|}" >"$obj/row.md"
+	echo "$result${note:+ ($note)} | $warn | $(elapsed "$t0") | $tests | $(date -u +%Y-%m-%d) ${RESULT_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD)} | @CMD@ | ${err//|/\\|}" >"$obj/row.md"
 	python3 "$ROOT/scripts/results.py" matrix-row "$line" --row "$obj/row.md" \
 		--order "$(all_lines | tr '\n' ' ')" \
 		--command "MATRIX_LINES='${MATRIX_LINES:-all}' scripts/matrix.sh" >/dev/null
