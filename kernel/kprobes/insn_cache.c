@@ -93,13 +93,13 @@ static struct slot_cache detour_slots = {
 };
 
 static_assert(KPROBE_DETOUR_SIZE >= MIN_SLOT_SIZE);
-#define DETOUR_SLOTS	&detour_slots,
-#else
-#define DETOUR_SLOTS
 #endif
 
 static struct slot_cache *const slot_caches[] = {
-	&insn_slots, DETOUR_SLOTS
+	&insn_slots,
+#ifdef CONFIG_OPTPROBES
+	&detour_slots,
+#endif
 };
 
 static void slot_reap_fn(struct work_struct *work);

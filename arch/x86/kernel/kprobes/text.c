@@ -307,6 +307,7 @@ bool arch_kprobe_text_is_breakpoint(kprobe_opcode_t *addr)
 
 	return get_kernel_nofault(insn, addr) || insn == INT3_INSN_OPCODE;
 }
+
 NOKPROBE_SYMBOL(arch_kprobe_text_is_breakpoint);
 
 /**
