@@ -23,15 +23,16 @@
 # result page under docs/results/ records the time of its last run):
 #
 #   target              cold          warm
-#   make run            ~20 min       ~5 min
-#   make test           ~50 min       ~30 min
-#   make kunit-py       ~20 min       ~10 min
-#   make fuzz           ~35 min       ~6 min per FUZZ_N=300 FUZZ_SECS=30 seed
-#   make bench          ~60 min       ~35 min (BENCH_MODARGS=counts=2000;
-#                                     the default 10,000 probes: hours)
+#   make run            ~20 min       ~3 min
+#   make test           ~50 min       ~20-25 min
+#   make kunit-py       ~20 min       ~8 min
+#   make fuzz           ~35 min       ~7-11 min per FUZZ_N=300 FUZZ_SECS=30 seed
+#   make bench          ~40 min       ~1 min per boot with BENCH_MODARGS=counts=2000
+#                                     (two boots per round); the default
+#                                     10,000 probes: hours
 #   make matrix         10+ hours     17-70 min per line
 #   make bisect-check   hours         ~15 min; BISECT_QUICK=1: ~15 min cold,
-#                                     seconds per step warm
+#                                     ~3 min warm
 #   make patches        ~5 min        ~1 min
 #
 #   FLAVOR=incumbent builds the stock 6.12 tree instead of ours.
