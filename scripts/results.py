@@ -37,6 +37,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGES = os.path.join(ROOT, "docs", "results")
@@ -323,7 +324,9 @@ def as_text(lines):
                      for c in line.strip().strip("|").split(" | ")]
             out.append("  " + "  ".join(f"{c:<44}" if i == 0 else c for i, c in enumerate(cells)).rstrip())
         else:
-            out.append(re.sub(r"\[([^]]+)\]\([^)]+\)", r"\1", line).replace("`", ""))
+            text = re.sub(r"\[([^]]+)\]\([^)]+\)", r"\1", line).replace("`", "")
+            lead = "  " if text.startswith("- ") else ""
+            out += textwrap.wrap(text, 72, subsequent_indent=lead) or [""]
     return out
 
 
