@@ -2,7 +2,8 @@
 # KTAP: the short seed of `make fuzz` inside make test.  /fuzz/specs-short
 # holds 2x40 random kprobe_events specs that scripts/mkinitramfs.sh drew
 # from this kernel's System.map (scripts/fuzz-specs.py, fixed seed; the
-# seed is printed below).  /fuzz.sh registers them, enables them for 20 s
+# seed is printed below), and a kprobe and a kretprobe on kernel_clone,
+# which the workload's forks run whatever the draw.  /fuzz.sh registers them, enables them for 20 s
 # of load on every vCPU with the optimization sysctl flipping, and removes
 # them.  A splat anywhere fails the run through the console scan of
 # scripts/ktap-summary.py; the comparison with the stock kernel's errnos
