@@ -16,7 +16,7 @@
  *                original addresses.  A slot holds three copies (see
  *                KPROBE_SLOT_* in <asm/kprobes.h>): one for hits with
  *                post handlers, which comes back to kprobes through the
- *                step trampoline (step.S), or through a second INT3
+ *                step trampoline (step_*.S), or through a second INT3
  *                when the instruction is not boostable; and two
  *                "boosted" ones that jump straight on to the next
  *                instruction, one of them ending in STI; JMP.

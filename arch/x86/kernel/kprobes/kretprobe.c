@@ -3,7 +3,7 @@
  * x86 kprobes: return probes.
  *
  * At a function's entry the return address sits at regs->sp.  It is
- * replaced by kretprobe_trampoline (trampoline.S), which the function
+ * replaced by kretprobe_trampoline (trampoline_*.S), which the function
  * then "returns" to; the trampoline builds a pt_regs, asks the core for
  * the real return address, and returns there.  No trap is taken on the
  * way back.
