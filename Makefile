@@ -7,7 +7,9 @@
 #                  checks, the kernel's ftrace kprobe selftests; the KUnit
 #                  suites again under retbleed=stuff (STUFFING=0: not);
 #                  kunit.py --kunitconfig=kernel/kprobes (KUNIT_PY=0: not)
-#   make kunit-py  just the kunit.py run
+#   make kunit-py  just the kunit.py run; ARCH=i386 (or arm64, riscv, with
+#                  their cross compiler and QEMU installed by make deps)
+#                  runs it for that architecture instead of x86_64
 #   make shell     same build, interactive shell in the guest
 #   make matrix    the series across configs (MATRIX_LINES= picks lines)
 #   make fuzz      random probes via kprobe_events on both kernels
@@ -25,7 +27,8 @@
 #   target              cold          warm
 #   make run            ~20 min       ~3 min
 #   make test           ~50 min       ~20-25 min
-#   make kunit-py       ~20 min       ~8 min
+#   make kunit-py       ~20 min       ~8 min; ARCH=i386: ~10 min cold,
+#                                     ~1 min warm
 #   make fuzz           ~35 min       ~7-11 min per FUZZ_N=300 FUZZ_SECS=30 seed
 #   make bench          ~40 min       ~1 min per boot with BENCH_MODARGS=counts=2000
 #                                     (two boots per round); the default
@@ -81,7 +84,7 @@ export KUNIT_PY STUFFING
 
 # The command a result page (docs/results/) names: the target, with the
 # variables that changed what it ran.
-RESULT_VARS := FLAVOR STUFFING KUNIT_PY QEMU_SMP QEMU_CPU BENCH_RUNS BENCH_CONFIG \
+RESULT_VARS := FLAVOR ARCH STUFFING KUNIT_PY QEMU_SMP QEMU_CPU BENCH_RUNS BENCH_CONFIG \
 	BENCH_MODARGS FUZZ_SEEDS FUZZ_N FUZZ_SECS MATRIX_LINES MATRIX_SEEDS BISECT_QUICK \
 	BISECT_FROM BISECT_TO
 result_cmd = $(strip $(foreach v,$(RESULT_VARS),$(if $(filter environment command line,\

@@ -18,6 +18,11 @@ PKGS=(
 if [ "${DEPS_MATRIX:-0}" = 1 ]; then
 	PKGS+=(linux-config-6.12 clang-14 lld-14 llvm-14 gcc-aarch64-linux-gnu sparse)
 fi
+# make kunit-py ARCH=...: the cross compiler and QEMU of that architecture.
+case ${ARCH:-x86_64} in
+arm64) PKGS+=(gcc-aarch64-linux-gnu qemu-system-arm) ;;
+riscv) PKGS+=(gcc-riscv64-linux-gnu qemu-system-misc qemu-system-data) ;;
+esac
 # The base kernel is pinned: bookworm-security moves linux-source-6.12 to
 # newer stable releases, and the glue patches are made against this one.
 # KERNEL_SOURCE_VERSION= (empty) takes whatever the archive has.

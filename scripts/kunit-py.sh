@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
 # Run the kprobes KUnit suites the kernel's standard way:
 #
-#   tools/testing/kunit/kunit.py run --arch=x86_64 --kunitconfig=kernel/kprobes
+#   tools/testing/kunit/kunit.py run --arch=$ARCH --kunitconfig=kernel/kprobes
+#
+# ARCH is x86_64 (the default), i386, arm64 or riscv; the others are cross
+# built with Debian's cross compilers (CROSS_COMPILE, guessed from ARCH).
 #
 # in the FLAVOR's source tree, so everything is built in (=y): our suites,
 # the kernel's own lib/test_kprobes.c and the module our module suite
 # would load (those cases skip).  FLAVOR=incumbent uses our
 # kernel/kprobes/.kunitconfig file on the stock tree, which has none.
 #
-# kunit.py builds out of tree in build/kunit-py-$FLAVOR and boots under
-# QEMU with its own minimal config.  The whole output (kernel log and KTAP,
-# --raw_output=all) goes to build/console-kunit-py-$FLAVOR.log between the
+# kunit.py builds out of tree in build/kunit-py-$FLAVOR (-$ARCH but for
+# x86_64) and boots under QEMU with its own minimal config.  The whole
+# output (kernel log and KTAP, --raw_output=all) goes to
+# build/console-kunit-py-$FLAVOR(-$ARCH).log between the
 # markers scripts/ktap-summary.py reads; the exit status is kunit.py's.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-KDIR=$BUILD/kunit-py-$FLAVOR
-LOG=$BUILD/console-kunit-py-$FLAVOR.log
+ARCH=${ARCH:-x86_64}
+case $ARCH in
+x86_64 | i386) CROSS_COMPILE=${CROSS_COMPILE-} ;;
+arm64) CROSS_COMPILE=${CROSS_COMPILE-aarch64-linux-gnu-} ;;
+riscv) CROSS_COMPILE=${CROSS_COMPILE-riscv64-linux-gnu-} ;;
+*) die "ARCH=$ARCH: kunit-py knows x86_64, i386, arm64 and riscv" ;;
+esac
+SUFFIX=$FLAVOR
+[ "$ARCH" = x86_64 ] || SUFFIX=$FLAVOR-$ARCH
+KDIR=$BUILD/kunit-py-$SUFFIX
+LOG=$BUILD/console-kunit-py-$SUFFIX.log
 # Ours: exactly the documented command (the patched tree has the file).
 KUNITCONFIG=kernel/kprobes
 [ "$FLAVOR" = ours ] || KUNITCONFIG=$ROOT/kernel/kprobes/.kunitconfig
@@ -26,13 +39,14 @@ main() {
 	t0=$(date +%s)
 	[ -f "$SRC/tools/testing/kunit/kunit.py" ] || die "no kunit.py in $SRC"
 	mkdir -p "$KDIR"
-	log "kunit.py run --kunitconfig=kernel/kprobes in ${SRC#"$ROOT"/} (build: ${KDIR#"$ROOT"/}, log: ${LOG#"$ROOT"/})"
+	log "kunit.py run --arch=$ARCH --kunitconfig=kernel/kprobes in ${SRC#"$ROOT"/} (build: ${KDIR#"$ROOT"/}, log: ${LOG#"$ROOT"/})"
 	{
 		echo "=== KTAP BEGIN kunit.py ==="
 		(cd "$SRC" && python3 tools/testing/kunit/kunit.py run \
-			--arch=x86_64 --kunitconfig="$KUNITCONFIG" \
+			--arch="$ARCH" --kunitconfig="$KUNITCONFIG" \
+			${CROSS_COMPILE:+--cross_compile="$CROSS_COMPILE"} \
 			--build_dir="$KDIR" --jobs="$NPROC" \
-			--make_options "CC=ccache gcc" \
+			--make_options "CC=ccache ${CROSS_COMPILE}gcc" \
 			--qemu_args="-smp 2 -accel tcg,thread=single" \
 			--timeout=1800 --raw_output=all 2>&1) || rc=$?
 		echo "=== KTAP END kunit.py ==="

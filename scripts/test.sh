@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # make test / make kunit-py, after the build: the boots and kunit.py, one
 # summary of all their logs (scripts/ktap-summary.py), and its result page
-# docs/results/test-$FLAVOR.md or kunit-py-$FLAVOR.md (scripts/results.py).
+# docs/results/test-$FLAVOR.md or kunit-py-$FLAVOR(-$ARCH).md
+# (scripts/results.py).
 #
 #   test.sh test      the test boot, the stuffing boot (STUFFING=0: not),
 #                     kunit.py (KUNIT_PY=0: not)
-#   test.sh kunit-py  kunit.py alone
+#   test.sh kunit-py  kunit.py alone; ARCH=i386|arm64|riscv for another
+#                     architecture than x86_64
 #
 # A boot that crashes or times out is not an error here: the summary
 # counts it as a failed test.  The exit status is the summary's.
@@ -13,6 +15,11 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-test}
+ARCH=${ARCH:-x86_64}
+[ "$what" = kunit-py ] || ARCH=x86_64
+export ARCH
+suffix=$FLAVOR
+[ "$ARCH" = x86_64 ] || suffix=$FLAVOR-$ARCH
 t0=$(date +%s)
 logs=()
 case $FLAVOR in ours) who="this series" ;; *) who="the stock 6.12 kprobes" ;; esac
@@ -29,22 +36,22 @@ case $what in
 		title="make test: $who"
 		;;
 	kunit-py)
-		config="kunit.py's x86_64 defaults + kernel/kprobes/.kunitconfig, all built in; QEMU TCG -smp 2"
-		title="make kunit-py: $who"
+		config="kunit.py's $ARCH defaults + kernel/kprobes/.kunitconfig, all built in; QEMU TCG -smp 2"
+		title="make kunit-py: $who on $ARCH"
 		;;
 	*) die "usage: test.sh test|kunit-py" ;;
 esac
 if [ "$what" = kunit-py ] || [ "${KUNIT_PY:-1}" = 1 ]; then
 	"$ROOT/scripts/kunit-py.sh"
-	logs+=("build/console-kunit-py-$FLAVOR.log")
+	logs+=("build/console-kunit-py-$suffix.log")
 	[ "$what" = test ] && config+="; then kunit.py run --kunitconfig=kernel/kprobes (kunit.py's x86_64 defaults)"
 fi
 
 cd "$ROOT" || exit 2
-md=$BUILD/summary-$what-$FLAVOR.md
+md=$BUILD/summary-$what-$suffix.md
 python3 scripts/ktap-summary.py --markdown "$md" "${logs[@]}"
 rc=$?
-name=$what-$FLAVOR
+name=$what-$suffix
 python3 scripts/results.py write "$name" --title "$title" --config "$config" \
 	--body "$md" --took $(($(date +%s) - t0)) --took-what "boots and kunit.py; the build before them not counted" \
 	--command "make $what"
