@@ -56,8 +56,16 @@ static DEFINE_MUTEX(kprobe_user_mutex);
 /* The most program or section headers, and the most code, we read. */
 #define KPROBE_USER_MAX_HDRS	512
 #define KPROBE_USER_MAX_DECODE	SZ_64K
+
+/* A symbol of the kernel's ELF class; <linux/elf.h> names the others. */
+#if ELF_CLASS == ELFCLASS32
+#define kprobe_user_sym		elf32_sym
+#else
+#define kprobe_user_sym		elf64_sym
+#endif
+
 /* Symbols read at a time. */
-#define KPROBE_USER_SYM_BATCH	(PAGE_SIZE / sizeof(struct elf64_sym))
+#define KPROBE_USER_SYM_BATCH	(PAGE_SIZE / sizeof(struct kprobe_user_sym))
 
 /* One address space a probe is armed in. */
 struct kprobe_user_mm {
@@ -230,8 +238,8 @@ static int kprobe_user_read(struct file *file, loff_t pos, void *buf,
 /* The file's headers, as far as the checks below need them. */
 struct kprobe_user_elf {
 	struct file *file;
-	struct elf64_hdr ehdr;
-	struct elf64_shdr *shdrs;
+	struct elfhdr ehdr;
+	struct elf_shdr *shdrs;
 };
 
 /* Read a table of @num entries of @size bytes at @off, or NULL. */
@@ -257,7 +265,7 @@ static void *kprobe_user_read_table(struct file *file, u64 off, u16 num,
 static bool kprobe_user_in_exec_segment(struct kprobe_user_elf *elf,
 					loff_t offset)
 {
-	struct elf64_phdr *ph;
+	struct elf_phdr *ph;
 	bool exec = true;
 	int i;
 
@@ -284,12 +292,13 @@ out:
  * first byte's file offset, else -1.
  */
 static loff_t kprobe_user_func_start(struct kprobe_user_elf *elf,
-				     const struct elf64_sym *sym, loff_t offset)
+				     const struct kprobe_user_sym *sym,
+				     loff_t offset)
 {
-	const struct elf64_shdr *sh;
+	const struct elf_shdr *sh;
 	u64 start, off = offset;
 
-	if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size ||
+	if (ELF_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size ||
 	    sym->st_shndx == SHN_UNDEF ||
 	    sym->st_shndx >= elf->ehdr.e_shnum)
 		return -1;
@@ -311,8 +320,8 @@ static loff_t kprobe_user_func_start(struct kprobe_user_elf *elf,
 static loff_t kprobe_user_find_func(struct kprobe_user_elf *elf,
 				    loff_t offset)
 {
-	const struct elf64_shdr *tab = NULL;
-	struct elf64_sym *syms;
+	const struct elf_shdr *tab = NULL;
+	struct kprobe_user_sym *syms;
 	loff_t start = -1;
 	u64 i, n, count;
 	int s;
@@ -322,12 +331,12 @@ static loff_t kprobe_user_find_func(struct kprobe_user_elf *elf,
 		    (!tab && elf->shdrs[s].sh_type == SHT_DYNSYM))
 			tab = &elf->shdrs[s];
 	}
-	if (!tab || tab->sh_entsize != sizeof(struct elf64_sym))
+	if (!tab || tab->sh_entsize != sizeof(struct kprobe_user_sym))
 		return -1;
 	syms = kmalloc_array(KPROBE_USER_SYM_BATCH, sizeof(*syms), GFP_KERNEL);
 	if (!syms)
 		return -1;
-	count = tab->sh_size / sizeof(struct elf64_sym);
+	count = tab->sh_size / sizeof(struct kprobe_user_sym);
 	for (i = 0; i < count && start < 0; i += n) {
 		n = min_t(u64, count - i, KPROBE_USER_SYM_BATCH);
 		if (kprobe_user_read(elf->file,
@@ -383,7 +392,7 @@ out:
 
 /*
  * What the ELF headers of @file say about a probe at @offset.  Files that
- * are not ELF64 for this architecture tell nothing: 0.  -EINVAL when the
+ * are not ELF of this kernel's class and architecture tell nothing: 0.  -EINVAL when the
  * file no longer reaches @offset.
  */
 static int kprobe_user_check_file(struct file *file, loff_t offset)
@@ -397,7 +406,7 @@ static int kprobe_user_check_file(struct file *file, loff_t offset)
 		return -EINVAL;
 	if (kprobe_user_read(file, 0, &elf.ehdr, sizeof(elf.ehdr)) ||
 	    memcmp(elf.ehdr.e_ident, ELFMAG, SELFMAG) ||
-	    elf.ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    elf.ehdr.e_ident[EI_CLASS] != ELF_CLASS ||
 	    elf.ehdr.e_machine != ELF_ARCH ||
 	    (elf.ehdr.e_type != ET_EXEC && elf.ehdr.e_type != ET_DYN))
 		return 0;
@@ -410,7 +419,7 @@ static int kprobe_user_check_file(struct file *file, loff_t offset)
 	elf.shdrs = kprobe_user_read_table(file, elf.ehdr.e_shoff,
 					   elf.ehdr.e_shnum,
 					   elf.ehdr.e_shentsize,
-					   sizeof(struct elf64_shdr));
+					   sizeof(struct elf_shdr));
 	if (!elf.shdrs)
 		return 0;
 	start = kprobe_user_find_func(&elf, offset);

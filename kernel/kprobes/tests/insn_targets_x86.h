@@ -59,7 +59,7 @@ long kpt_opt_indirect(long x, void *never);
 long kpt_opt_extable(long *p);
 long kpt_opt_call(void);
 
-/* flags_targets_x86.S: flags live across the probe; offsets as above */
+/* flags_targets_x86_*.S: flags live across the probe; offsets as above */
 long kpt_flags_c(long a, long b);
 long kpt_flags_z(long a, long b);
 long kpt_flags_s(long a, long b);

@@ -2,7 +2,7 @@
 /*
  * KUnit: a probe leaves every flag of the probed code as it was.
  *
- * The targets (flags_targets_x86.S) compare two numbers, run two MOVs
+ * The targets (flags_targets_x86_*.S) compare two numbers, run two MOVs
  * and then branch on, or push, the flags of the compare.  Each case
  * probes the first MOV in every way a hit can go on x86 and checks the
  * result against arithmetic done here in C, and against the same call

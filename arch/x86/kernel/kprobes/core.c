@@ -8,7 +8,7 @@
  * finished (the INT3 after it in the slot), or a jprobe's mirror called
  * jprobe_return().  The copy of a boostable instruction whose hit has
  * post handlers comes back without a trap, through the step trampoline
- * (step.S) and x86_kprobe_step_return().  Faults taken while a
+ * (step_*.S) and x86_kprobe_step_return().  Faults taken while a
  * probe is being processed reach kprobe_fault_handler() through the #GP
  * and #PF handlers.
  *
@@ -120,7 +120,7 @@ static nokprobe_inline void step_came_back(struct kprobe_frame *f,
  * @regs: the registers it left, saved by the step trampoline; regs->ip
  *	is to be set
  *
- * Called by the step trampoline (step.S) with interrupts off, as
+ * Called by the step trampoline (step_*.S) with interrupts off, as
  * the copy ran, in the context of the probed code, not of an exception:
  * the hit ends here as it would at the INT3 of finish_step(), and the
  * trampoline IRETs to regs->ip with regs->flags.  Lockdep and the
@@ -359,7 +359,7 @@ unsigned long arch_jprobe_stack_room(unsigned long sp)
 {
 	struct stack_info info;
 
-	if (!get_stack_info_noinstr((unsigned long *)sp, current, &info))
+	if (get_stack_info((unsigned long *)sp, current, &info, NULL))
 		return 0;
 	return (unsigned long)info.end - sp;
 }

@@ -60,7 +60,16 @@ static inline bool x86_rel32_reaches(unsigned long next, unsigned long target)
 	return rel == (s32)rel;
 }
 
-/* detour.S: the template every detour buffer starts with. */
+/*
+ * detour_*.S: the template every detour buffer starts with.  The
+ * instruction at x86_detour_site loads the site into the first argument
+ * register; these are its bytes before the immediate.
+ */
+#ifdef CONFIG_X86_64
+#define X86_DETOUR_SITE_OPCODE	"\x48\xbf"	/* MOVABS $imm64, %rdi */
+#else
+#define X86_DETOUR_SITE_OPCODE	"\xb8"		/* MOVL $imm32, %eax */
+#endif
 extern const u8 x86_detour_template[];
 extern const u8 x86_detour_site[];
 extern const u8 x86_detour_clac[];
@@ -76,11 +85,11 @@ static inline size_t x86_detour_copy_offset(void)
 /* jprobe.S: the address just after jprobe_return()'s breakpoint. */
 extern const u8 x86_jprobe_return_trap[];
 
-/* core.c: called by the step trampoline (step.S). */
+/* core.c: called by the step trampoline (step_*.S). */
 void x86_kprobe_step_trampoline(void);
 __visible void x86_kprobe_step_return(struct pt_regs *regs);
 
-/* kretprobe.c: called by the return trampoline (trampoline.S). */
+/* kretprobe.c: called by the return trampoline (trampoline_*.S). */
 void kretprobe_trampoline(void);
 __visible unsigned long x86_kretprobe_return(struct pt_regs *regs);
 

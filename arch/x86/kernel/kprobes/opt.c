@@ -5,7 +5,7 @@
  * An optimized site's first five bytes become a JMP rel32 to its detour
  * buffer, which holds
  *
- *   the template (detour.S)   save pt_regs, call the core, restore them
+ *   the template (detour_*.S)   save pt_regs, call the core, restore them
  *   the region's copy         the instructions the JMP overlaps, moved
  *   JMP rel32                 back to the first byte after the region
  *
@@ -168,7 +168,8 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 	unsigned long addr = (unsigned long)site->addr;
 	unsigned long back = addr + site->ainsn.opt_len;
 	size_t tlen = x86_detour_copy_offset();
-	size_t imm = x86_detour_site - x86_detour_template + 2;
+	size_t op = sizeof(X86_DETOUR_SITE_OPCODE) - 1;
+	size_t imm = x86_detour_site - x86_detour_template + op;
 	size_t call = x86_detour_call - x86_detour_template;
 	size_t clac = x86_detour_clac - x86_detour_template;
 	u8 ibuf[MAX_INSN_SIZE];
@@ -182,8 +183,8 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 
 	/* 1. The template, with the site, the callee and the CLAC filled in. */
 	memcpy(buf, x86_detour_template, tlen);
-	if (WARN_ON_ONCE(buf[imm - 2] != 0x48 || buf[imm - 1] != 0xbf))
-		return -EINVAL;			/* not MOVABS to RDI */
+	if (WARN_ON_ONCE(memcmp(buf + imm - op, X86_DETOUR_SITE_OPCODE, op)))
+		return -EINVAL;		/* not the load of the first argument */
 	memcpy(buf + imm, &site, sizeof(site));
 	if (!cpu_feature_enabled(X86_FEATURE_SMAP))
 		memcpy(buf + clac, x86_nops[3], 3);

@@ -11,8 +11,12 @@ int arch_kprobe_user_insn_len(const u8 *buf, int len)
 {
 	struct insn insn;
 
-	/* 64-bit code only: a 32-bit program's file is not ELF64. */
-	if (insn_decode(&insn, buf, len, INSN_MODE_64) < 0)
+	/*
+	 * The kernel's own mode only: the core takes files of the kernel's
+	 * ELF class, so a 64-bit kernel never sees a 32-bit program here.
+	 */
+	if (insn_decode(&insn, buf, len,
+			IS_ENABLED(CONFIG_X86_64) ? INSN_MODE_64 : INSN_MODE_32) < 0)
 		return -EILSEQ;
 	return insn.length;
 }

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * x86 kprobes, 32-bit: the code at the start of every detour buffer.
+ * It does what the 64-bit template does (detour_64.S, which says why
+ * each step is there), with i386's struct pt_regs and calling
+ * convention: the site in EAX, the registers in EDX.
+ *
+ * When a handler took over regs->ip, the way out is the step
+ * trampoline's (step_32.S): IRET between kernel contexts does not load
+ * ESP, so EFLAGS, CS and EIP are written just below regs->sp first.
+ *
+ * A template: opt.c fills in the MOVL at x86_detour_site, the CALL at
+ * x86_detour_call and, without SMAP, a NOP for the CLAC at
+ * x86_detour_clac.  Nothing else in it may depend on where it runs.
+ */
+#include <linux/linkage.h>
+#include <asm/asm-offsets.h>
+#include <asm/frame.h>
+#include <asm/segment.h>
+
+	.pushsection .rodata, "a"
+SYM_DATA_START(x86_detour_template)
+	/* ss, sp, flags, cs, ip, orig_ax. */
+	pushl	$__KERNEL_DS
+	pushl	%esp			/* the value before this push ... */
+	pushfl				/* (saved before the ADD changes them) */
+	addl	$4, 4(%esp)		/* ... plus the SS slot */
+	cld
+SYM_INNER_LABEL(x86_detour_clac, SYM_L_GLOBAL)
+	clac				/* a NOP without SMAP */
+	pushl	$__KERNEL_CS
+	pushl	$0			/* ip: set by the callee */
+	pushl	$-1			/* orig_ax */
+	/* gs, fs, es, ds, then the general registers, in pt_regs order. */
+	pushl	$0
+	pushl	%fs
+	pushl	%es
+	pushl	%ds
+	pushl	%eax
+	pushl	%ebp
+	pushl	%edi
+	pushl	%esi
+	pushl	%edx
+	pushl	%ecx
+	pushl	%ebx
+	/* The frame-pointer unwinder finds pt_regs through EBP. */
+	ENCODE_FRAME_POINTER
+	movl	%esp, %edx
+SYM_INNER_LABEL(x86_detour_site, SYM_L_GLOBAL)
+	movl	$0, %eax
+SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
+	.byte	0xe8			/* CALL rel32, filled in */
+	.long	0
+	/* Flags may change now: IRET or POPFL restores them. */
+	testb	%al, %al
+	jz	.Lresume
+	/* A handler took over: resume at regs->ip, as step_32.S does. */
+	movl	PT_OLDESP(%esp), %eax
+	movl	PT_EFLAGS(%esp), %ecx
+	movl	%ecx, -1*4(%eax)
+	movl	PT_CS(%esp), %ecx
+	movl	%ecx, -2*4(%eax)
+	movl	PT_EIP(%esp), %ecx
+	movl	%ecx, -3*4(%eax)
+	movl	PT_EAX(%esp), %ecx
+	movl	%ecx, -4*4(%eax)
+	popl	%ebx
+	popl	%ecx
+	popl	%edx
+	popl	%esi
+	popl	%edi
+	popl	%ebp
+	leal	-4*4(%eax), %esp
+	popl	%eax
+	iret
+.Lresume:
+	popl	%ebx
+	popl	%ecx
+	popl	%edx
+	popl	%esi
+	popl	%edi
+	popl	%ebp
+	popl	%eax
+	/* Skip ds, es, fs, gs, orig_ax, ip, cs; LEA leaves the flags alone. */
+	leal	(7 * 4)(%esp), %esp
+	popfl
+	leal	(2 * 4)(%esp), %esp	/* sp and ss */
+SYM_INNER_LABEL(x86_detour_template_end, SYM_L_GLOBAL)
+SYM_DATA_END(x86_detour_template)
+	.popsection
