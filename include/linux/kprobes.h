@@ -365,8 +365,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num);
 int enable_kretprobe(struct kretprobe *rp);
 int disable_kretprobe(struct kretprobe *rp);
 bool is_kretprobe_trampoline(unsigned long addr);
-unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
-				      unsigned long frame,
+unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
 				      struct llist_node **cur);
 void kprobe_flush_task(struct task_struct *tk);
 bool kprobe_is_kretprobe(struct kprobe *p);

@@ -252,7 +252,9 @@ enum kprobe_step_way {
  * arch_free_kprobe_slot_page() give such a page back
  *
  * The architecture also provides jprobe_return(), whose breakpoint its
- * handler passes to kprobe_jprobe_return().
+ * handler passes to kprobe_jprobe_return().  Where the return from that
+ * exception cannot move the stack pointer back up to the hit's, the
+ * breakpoint is taken there: kprobe_jprobe_stack_pointer() says where.
  */
 int arch_prepare_kprobe_site(struct kprobe_site *site);
 void arch_release_kprobe_site(struct kprobe_site *site);
@@ -352,6 +354,7 @@ int kprobe_breakpoint_hit(kprobe_opcode_t *addr, struct pt_regs *regs);
 void kprobe_step_done(struct kprobe_frame *f, struct pt_regs *regs);
 void kprobe_frame_abort(struct kprobe_frame *f);
 bool kprobe_jprobe_return(struct pt_regs *regs);
+unsigned long kprobe_jprobe_stack_pointer(unsigned long sp);
 int kprobe_fault_in_step(struct kprobe_site *site, struct pt_regs *regs,
 			 int trapnr);
 int kprobe_fault_in_handler(struct pt_regs *regs, int trapnr);

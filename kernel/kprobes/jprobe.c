@@ -93,6 +93,32 @@ int jprobe_divert(struct kprobe *p, struct pt_regs *regs)
 NOKPROBE_SYMBOL(jprobe_divert);
 
 /**
+ * kprobe_jprobe_stack_pointer - where jprobe_return() may move the stack
+ * @sp: the mirror's stack pointer, in jprobe_return()
+ *
+ * For an architecture whose return from an exception cannot move the
+ * stack pointer (arm64 takes it from where the exception frame was):
+ * its jprobe_return() moves there itself before it traps.  The mirror's
+ * frames, between @sp and there, are abandoned: their KASAN redzones
+ * are cleared.
+ *
+ * Return: the stack pointer of the hit the mirror paused, or 0 when no
+ * mirror runs on this CPU.
+ */
+unsigned long kprobe_jprobe_stack_pointer(unsigned long sp)
+{
+	struct jprobe_save *s = this_cpu_ptr(&jprobe_save);
+	struct kprobe_frame *f = kprobe_top_frame();
+
+	if (!f || f->status != KPROBE_HIT_JPROBE || sp > s->sp)
+		return 0;
+	kasan_unpoison_range((void *)sp, s->sp - sp);
+	return s->sp;
+}
+
+NOKPROBE_SYMBOL(kprobe_jprobe_stack_pointer);
+
+/**
  * kprobe_jprobe_return - the breakpoint in jprobe_return() was hit
  * @regs: the trapped context, inside the mirror function
  *

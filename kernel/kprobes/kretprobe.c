@@ -143,13 +143,17 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 		ri = llist_entry(chain->first, struct kretprobe_instance, llist);
 		if (WARN_ON_ONCE(!chain->first))
 			panic("kretprobe: return address for frame %lx lost\n", frame);
-		chain->first = ri->llist.next;
 		if (ri->frame == frame)
 			break;
+		chain->first = ri->llist.next;
 		instance_put(ri);
 	}
 
-	/* 3. The return handler sees the real return address. */
+	/*
+	 * 3. The return handler sees the real return address.  The instance
+	 * stays on the chain meanwhile: an unwinder that meets the
+	 * trampoline's address in a frame of the trampoline finds it there.
+	 */
 	ret = (unsigned long)ri->ret_addr;
 	instruction_pointer_set(regs, ret);
 	rp = get_kretprobe(ri);
@@ -159,6 +163,7 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	}
 
 	/* 4. Recycle and return. */
+	chain->first = ri->llist.next;
 	instance_put(ri);
 	__this_cpu_write(current_kprobe, NULL);
 	preempt_enable();
@@ -170,8 +175,9 @@ NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
 /**
  * kretprobe_find_ret_addr - the real return address behind a trampoline
  * @tsk: the task whose stack is being unwound
- * @frame: where the unwinder found the trampoline's address (the value
- *	arch_kretprobe_hook() identifies the call by)
+ * @fp: what identifies the call to the unwinder, the value
+ *	arch_kretprobe_hook() kept in &kretprobe_instance.frame (x86: where
+ *	it found the trampoline's address; arm64: the frame pointer)
  * @cur: unwinder cursor: set to the matching instance's node
  *
  * A task that runs on another CPU pushes and pops its chain meanwhile;
@@ -180,8 +186,7 @@ NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
  *
  * Return: the real return address, or 0 when no instance matches.
  */
-unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
-				      unsigned long frame,
+unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
 				      struct llist_node **cur)
 {
 	struct kretprobe_instance *ri;
@@ -192,7 +197,7 @@ unsigned long kretprobe_find_ret_addr(struct task_struct *tsk,
 	for (node = READ_ONCE(tsk->kretprobe_instances.first); node;
 	     node = READ_ONCE(node->next)) {
 		ri = llist_entry(node, struct kretprobe_instance, llist);
-		if (ri->frame == frame) {
+		if (ri->frame == (unsigned long)fp) {
 			*cur = node;
 			return (unsigned long)ri->ret_addr;
 		}

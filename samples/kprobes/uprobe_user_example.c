@@ -48,9 +48,10 @@ static int user_pre(struct kprobe *p, struct pt_regs *regs)
 	int n = atomic_inc_return(&hits);
 
 	if (n <= verbose_hits)
-		pr_info("hit %d in %s[%d]: ip %#lx sp %#lx di %#lx\n", n,
+		pr_info("hit %d in %s[%d]: ip %#lx sp %#lx arg0 %#lx\n", n,
 			current->comm, task_tgid_nr(current),
-			instruction_pointer(regs), regs->sp, regs->di);
+			instruction_pointer(regs), user_stack_pointer(regs),
+			regs_get_kernel_argument(regs, 0));
 	return 0;
 }
 
@@ -58,8 +59,8 @@ static void user_post(struct kprobe *p, struct pt_regs *regs,
 		      unsigned long flags)
 {
 	if (atomic_read(&hits) <= verbose_hits)
-		pr_info("  after it: ip %#lx ax %#lx\n",
-			instruction_pointer(regs), regs->ax);
+		pr_info("  after it: ip %#lx return value register %#lx\n",
+			instruction_pointer(regs), regs_return_value(regs));
 }
 
 static int user_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)

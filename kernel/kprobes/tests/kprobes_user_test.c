@@ -75,9 +75,9 @@ static int kpu_pre(struct kprobe *p, struct pt_regs *regs)
 	kpu.pre++;
 	if (current->tgid != READ_ONCE(kpu_tgid))
 		kpu.tgid_other++;
-	kpu.pre_ip = regs->ip;
-	kpu.sum_di += regs->di;
-	kpu.sum_si += regs->si;
+	kpu.pre_ip = instruction_pointer(regs);
+	kpu.sum_di += regs_get_kernel_argument(regs, 0);
+	kpu.sum_si += regs_get_kernel_argument(regs, 1);
 	spin_unlock(&kpu_lock);
 	kpu_misuse_api(p);
 	kpu_maybe_sleep();
@@ -89,8 +89,8 @@ static void kpu_post(struct kprobe *p, struct pt_regs *regs,
 {
 	spin_lock(&kpu_lock);
 	kpu.post++;
-	kpu.post_ip = regs->ip;
-	kpu.sum_ax += regs->ax;
+	kpu.post_ip = instruction_pointer(regs);
+	kpu.sum_ax += regs_return_value(regs);
 	spin_unlock(&kpu_lock);
 	kpu_maybe_sleep();
 }

@@ -245,7 +245,7 @@ static void hit_fault_in_handler(struct kunit *test)
 	void *area = vmalloc(PAGE_SIZE);
 
 	KUNIT_ASSERT_NOT_NULL(test, area);
-	c->unmapped = area + PAGE_SIZE;		/* the guard page */
+	c->unmapped = kpt_handler_fault_addr(area + PAGE_SIZE);
 	p->pre_handler = faulting_pre;
 	p->fault_handler = count_fault;
 	KUNIT_ASSERT_EQ(test, kpt_register(test, p), 0);

@@ -46,6 +46,14 @@ static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
 }
 #endif
 
+#ifndef KPT_HAVE_HANDLER_FAULT_ADDR
+/* A read of @guard, a guard page, faults through kprobe_page_fault(). */
+static inline void *kpt_handler_fault_addr(void *guard)
+{
+	return guard;
+}
+#endif
+
 /* The name of this module, for "module:symbol" requests. */
 #define KPT_MODULE	"kprobes_kunit"
 
