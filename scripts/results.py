@@ -274,13 +274,24 @@ def block_bisect():
     return out or ["(no bisect-check page yet)"]
 
 
-# Stock 6.12's HAVE_KPROBES architectures: what the series gives each, and
-# the matrix line that builds it, if any.
-ARCHS = [("x86_64", "all of it (see Features)", None),
-         ("i386", "KPROBES=n (not ported yet)", "i386-defconfig"),
-         ("arm64", "KPROBES=n (not ported yet)", "arm64-defconfig"),
+# Stock 6.12's HAVE_KPROBES architectures: what the series gives each,
+# the kunit.py pages that test it (ours, stock) and the matrix line that
+# builds it, if any.
+ARCHS = [("x86_64", "all of it (see Features)", None, None),
+         ("i386", "kprobes, kretprobes, jprobes, jump optimization (the ftrace "
+          "site and watchpoint suites are x86_64-only)", "i386", "i386-defconfig"),
+         ("arm64", "kprobes, kretprobes, jprobes (no boost, jump optimization or "
+          "ftrace sites, as on stock)", "arm64", "arm64-defconfig"),
          ("riscv, powerpc, s390, loongarch, mips, arm, sparc, sh, arc, parisc, csky",
-          "KPROBES=n (not ported yet)", None)]
+          "KPROBES=n (not ported yet)", None, None)]
+
+
+def kunit_case(body, suite):
+    """(passed, failed) of one suite of a KTAP summary page, or None."""
+    for r in table(body, "suite"):
+        if r[0] == "kunit.py:" + suite:
+            return int(r[1]), int(r[2])
+    return None
 
 
 def block_archs():
@@ -290,17 +301,26 @@ def block_archs():
     mrows = {r[0]: r for r in table(mbody, "line")}
     x86 = [r for n, r in mrows.items() if not n.startswith(("arm64", "i386"))]
     out = ["| architecture | stock 6.12 | this series | checked by |", "|---|---|---|---|"]
-    for arch, ours, line in ARCHS:
+    for arch, ours, kunit, line in ARCHS:
+        how = []
         if arch == "x86_64":
             ok = sum(1 for r in x86 if r[1].startswith("ok"))
-            how = (f"`make test` {t[0]}/{t[1]}/{t[2]} (passed/failed/skipped), " if t else "") + \
-                f"{ok} of {len(x86)} x86_64 configs of `make matrix` build"
-        elif line and line in mrows:
+            how.append((f"`make test` {t[0]}/{t[1]}/{t[2]} (passed/failed/skipped), " if t else "") +
+                       f"{ok} of {len(x86)} x86_64 configs of `make matrix` build")
+        if kunit:
+            kf, kbody = read_page(f"kunit-py-ours-{kunit}")
+            sf, sbody = read_page(f"kunit-py-incumbent-{kunit}")
+            kt = totals(kbody)
+            if kt:
+                lib, slib = kunit_case(kbody, "kprobes_test"), kunit_case(sbody, "kprobes_test")
+                how.append(f"`ARCH={kunit} make kunit-py` {kt[0]}/{kt[1]}/{kt[2]}"
+                           + (f", `lib/test_kprobes.c` {lib[0]}/{lib[1]}" if lib else "")
+                           + (f" (stock: {slib[0]}/{slib[1]})" if slib else "")
+                           + f", {kf.get('date', '?')[:10]} {kf.get('commit', '?')}")
+        if line and line in mrows and not kunit:
             r = mrows[line]
-            how = f"`make matrix` line `{line}`: {r[1]}, {r[5]}"
-        else:
-            how = "not built here yet"
-        out.append(f"| {arch} | kprobes, kretprobes | {ours} | {how} |")
+            how.append(f"`make matrix` line `{line}`: {r[1]}, {r[5]}")
+        out.append(f"| {arch} | kprobes, kretprobes | {ours} | {'; '.join(how) or 'not built here yet'} |")
     return out
 
 

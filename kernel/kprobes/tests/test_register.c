@@ -91,6 +91,9 @@ static const char * const own_code[] = {
 	"kprobe_int3_handler", "kretprobe_trampoline",
 	"x86_kprobe_step_trampoline",
 #endif
+#ifdef CONFIG_ARM64
+	"kprobe_brk_handler", "kprobe_ss_brk_handler", "kretprobe_trampoline",
+#endif
 };
 
 static void reg_blacklisted(struct kunit *test)

@@ -32,12 +32,33 @@ extern int (*kpt_stack_caller)(int x);
  * one the architecture's fault path passes.  Where this file does not
  * know it yet, the case says so in its log instead.
  */
-#ifdef CONFIG_X86
+#if defined(CONFIG_X86)
 #include <asm/trapnr.h>
 
 static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
 {
 	KUNIT_EXPECT_EQ(test, trapnr, X86_TRAP_PF);
+}
+#elif defined(CONFIG_ARM64)
+#include <linux/sizes.h>
+#include <asm/esr.h>
+
+/* arm64 passes the syndrome: a data abort taken at the current EL. */
+static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
+{
+	KUNIT_EXPECT_EQ(test, ESR_ELx_EC((unsigned int)trapnr),
+			ESR_ELx_EC_DABT_CUR);
+}
+
+/*
+ * Where a handler's read faults through the path that asks kprobes: on
+ * arm64 only faults on user addresses do (do_page_fault()); a kernel
+ * address, such as @guard, goes straight to its fixup.
+ */
+#define KPT_HAVE_HANDLER_FAULT_ADDR
+static inline void *kpt_handler_fault_addr(void *guard)
+{
+	return (void *)SZ_64K;
 }
 #else
 static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
