@@ -56,7 +56,7 @@ main() {
 		echo "=== KTAP BEGIN kunit.py-build ==="
 		echo "KTAP version 1"
 		echo "1..1"
-		if grep -E '(warning|error):' "$LOG" | grep -v '^\[' >"$KDIR/warnings.txt"; then
+		if grep -E '(warning|error):|: Error:' "$LOG" | grep -v '^\[' >"$KDIR/warnings.txt"; then
 			sed 's/^/# /' "$KDIR/warnings.txt"
 			echo "not ok 1 no_build_warnings"
 		else

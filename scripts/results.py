@@ -282,7 +282,9 @@ ARCHS = [("x86_64", "all of it (see Features)", None, None),
           "site and watchpoint suites are x86_64-only)", "i386", "i386-defconfig"),
          ("arm64", "kprobes, kretprobes, jprobes (no boost, jump optimization or "
           "ftrace sites, as on stock)", "arm64", "arm64-defconfig"),
-         ("riscv, powerpc, s390, loongarch, mips, arm, sparc, sh, arc, parisc, csky",
+         ("riscv64", "kprobes, kretprobes, jprobes, stack traces through return probes "
+          "(no boost, jump optimization or ftrace sites, as on stock)", "riscv", None),
+         ("powerpc, s390, loongarch, mips, arm, sparc, sh, arc, parisc, csky",
           "KPROBES=n (not ported yet)", None, None)]
 
 

@@ -94,6 +94,10 @@ static const char * const own_code[] = {
 #ifdef CONFIG_ARM64
 	"kprobe_brk_handler", "kprobe_ss_brk_handler", "kretprobe_trampoline",
 #endif
+#ifdef CONFIG_RISCV
+	"kprobe_breakpoint_handler", "kprobe_single_step_handler",
+	"kretprobe_trampoline",
+#endif
 };
 
 static void reg_blacklisted(struct kunit *test)

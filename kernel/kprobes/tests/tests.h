@@ -60,6 +60,14 @@ static inline void *kpt_handler_fault_addr(void *guard)
 {
 	return (void *)SZ_64K;
 }
+#elif defined(CONFIG_RISCV)
+#include <asm/csr.h>
+
+/* RISC-V passes the cause: a load page fault. */
+static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
+{
+	KUNIT_EXPECT_EQ(test, trapnr, EXC_LOAD_PAGE_FAULT);
+}
 #else
 static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
 {
