@@ -26,9 +26,9 @@
  * LR and the SC after it: the trap return clears the reservation, so
  * the SC would fail every time round its loop.
  */
+#include <linux/bug.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
-#include <asm/bug.h>
 #include <asm/insn.h>
 
 #include "internal.h"

@@ -13,6 +13,8 @@
  * Slots are written with patch_text_nosync(): no CPU runs a slot before
  * the breakpoint that leads to it is armed and synced.
  */
+#include <linux/bug.h>
+#include <linux/cacheflush.h>
 #include <linux/cpuhplock.h>
 #include <linux/execmem.h>
 #include <linux/kprobes.h>
@@ -20,8 +22,6 @@
 #include <linux/slab.h>
 #include <linux/stop_machine.h>
 #include <linux/uaccess.h>
-#include <asm/cacheflush.h>
-#include <asm/bug.h>
 #include <asm/patch.h>
 
 #include "internal.h"

@@ -3,9 +3,9 @@
  * RISC-V side of user-space probes (kernel/kprobes/user.c): the rest of
  * the work is uprobes', whose RISC-V code decodes, steps and simulates.
  */
+#include <linux/bug.h>
 #include <linux/kprobes_arch.h>
 #include <linux/sched.h>
-#include <asm/bug.h>
 
 /* 2 or 4 bytes, by the low bits of the first half. */
 int arch_kprobe_user_insn_len(const u8 *buf, int len)
