@@ -20,13 +20,13 @@
 #   rand-<seed>           randconfig with KPROBES=y (configs/matrix/
 #                         randconfig.config), seeds MATRIX_SEEDS (printed),
 #                         every =m dropped
-#   arm64-defconfig       arm64 defconfig cross-built (gcc-aarch64-linux-gnu),
-#                         every =m dropped: other architectures still build
-#                         (no kprobes there)
-#   i386-defconfig        i386_defconfig + configs/matrix/i386.config (the
-#                         tracers that stay without kprobes, fprobe and so
-#                         rethook's 32-bit register strings among them),
-#                         every =m dropped: 32-bit x86 still builds
+#   arm64-defconfig       arm64 defconfig cross-built (gcc-aarch64-linux-gnu)
+#                         + configs/matrix/arm64.config (kprobes, their
+#                         users and the KUnit suites), every =m dropped
+#   i386-defconfig        i386_defconfig + configs/matrix/i386.config
+#                         (kprobes with jump optimization and ftrace sites,
+#                         fprobe and so rethook's 32-bit register strings,
+#                         the KUnit suites), every =m dropped
 #   w1-sparse             W=1 and sparse (C=2) on our directories, in the
 #                         defconfig line's tree: 0 warnings wanted
 #
