@@ -6,8 +6,7 @@
  * convention: the site in EAX, the registers in EDX.
  *
  * When a handler took over regs->ip, the way out is the step
- * trampoline's (step_32.S): IRET between kernel contexts does not load
- * ESP, so EFLAGS, CS and EIP are written just below regs->sp first.
+ * trampoline's: KPROBE_IRET_TO_REGS_32 (regs_32.S).
  *
  * A template: opt.c fills in the MOVL at x86_detour_site, the CALL at
  * x86_detour_call and, without SMAP, a NOP for the CLAC at
@@ -17,6 +16,8 @@
 #include <asm/asm-offsets.h>
 #include <asm/frame.h>
 #include <asm/segment.h>
+
+#include "regs_32.S"
 
 	.pushsection .rodata, "a"
 SYM_DATA_START(x86_detour_template)
@@ -31,18 +32,7 @@ SYM_INNER_LABEL(x86_detour_clac, SYM_L_GLOBAL)
 	pushl	$__KERNEL_CS
 	pushl	$0			/* ip: set by the callee */
 	pushl	$-1			/* orig_ax */
-	/* gs, fs, es, ds, then the general registers, in pt_regs order. */
-	pushl	$0
-	pushl	%fs
-	pushl	%es
-	pushl	%ds
-	pushl	%eax
-	pushl	%ebp
-	pushl	%edi
-	pushl	%esi
-	pushl	%edx
-	pushl	%ecx
-	pushl	%ebx
+	KPROBE_PUSH_REGS_32
 	/* The frame-pointer unwinder finds pt_regs through EBP. */
 	ENCODE_FRAME_POINTER
 	movl	%esp, %edx
@@ -54,25 +44,8 @@ SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	/* Flags may change now: IRET or POPFL restores them. */
 	testb	%al, %al
 	jz	.Lresume
-	/* A handler took over: resume at regs->ip, as step_32.S does. */
-	movl	PT_OLDESP(%esp), %eax
-	movl	PT_EFLAGS(%esp), %ecx
-	movl	%ecx, -1*4(%eax)
-	movl	PT_CS(%esp), %ecx
-	movl	%ecx, -2*4(%eax)
-	movl	PT_EIP(%esp), %ecx
-	movl	%ecx, -3*4(%eax)
-	movl	PT_EAX(%esp), %ecx
-	movl	%ecx, -4*4(%eax)
-	popl	%ebx
-	popl	%ecx
-	popl	%edx
-	popl	%esi
-	popl	%edi
-	popl	%ebp
-	leal	-4*4(%eax), %esp
-	popl	%eax
-	iret
+	/* A handler took over: resume at regs->ip. */
+	KPROBE_IRET_TO_REGS_32
 .Lresume:
 	popl	%ebx
 	popl	%ecx

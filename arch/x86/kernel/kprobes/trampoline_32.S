@@ -15,6 +15,8 @@
 #include <asm/frame.h>
 #include <asm/segment.h>
 
+#include "regs_32.S"
+
 	.text
 SYM_CODE_START(kretprobe_trampoline)
 	/* The slot: becomes the real return address. */
@@ -26,17 +28,7 @@ SYM_CODE_START(kretprobe_trampoline)
 	pushl	$__KERNEL_CS
 	pushl	$kretprobe_trampoline
 	pushl	$-1
-	pushl	$0			/* gs */
-	pushl	%fs
-	pushl	%es
-	pushl	%ds
-	pushl	%eax
-	pushl	%ebp
-	pushl	%edi
-	pushl	%esi
-	pushl	%edx
-	pushl	%ecx
-	pushl	%ebx
+	KPROBE_PUSH_REGS_32
 	/* The frame-pointer unwinder finds pt_regs through EBP. */
 	ENCODE_FRAME_POINTER
 	movl	%esp, %eax		/* regparm: the first argument */
