@@ -27,6 +27,15 @@
 #                         (kprobes with jump optimization and ftrace sites,
 #                         fprobe and so rethook's 32-bit register strings,
 #                         the KUnit suites), every =m dropped
+#   <arch>-defconfig      for riscv, arm, powerpc, s390, mips, sparc, sh,
+#                         arc, parisc: that architecture's defconfig
+#                         cross-built with Debian's cross compiler +
+#                         configs/matrix/cross.config (kprobes, their users,
+#                         the KUnit suites), every =m dropped.  An
+#                         architecture without a backend yet (no select of
+#                         HAVE_KPROBES_BACKEND) builds with KPROBES=n and
+#                         says so; loongarch and csky have no compiler in
+#                         Debian 12: their rows say that, built nothing
 #   w1-sparse             W=1 and sparse (C=2) on our directories, in the
 #                         defconfig line's tree: 0 warnings wanted
 #
@@ -45,7 +54,7 @@ DEBIAN_CONFIGS=/usr/src/linux-config-6.12
 MATRIX_SEEDS=${MATRIX_SEEDS:-"0x1ab5 0x2c0ffee 0x3db7"}
 VARIANTS="preempt-none preempt-voluntary preempt-full preempt-dynamic no-smp no-modules no-function-tracer no-debug-fs no-sysctl no-kallsyms-all frame-pointer no-ibt lockdep"
 # Paths of ours whose warnings count (the rest of the kernel is not ours).
-OURS_RE='(kernel/kprobes/|arch/x86/kernel/kprobes/|include/linux/kprobes(_arch)?\.h|arch/x86/include/asm/kprobes\.h|samples/kprobes/)'
+OURS_RE='(kernel/kprobes/|arch/[a-z0-9]+/kernel/kprobes/|include/linux/kprobes(_arch)?\.h|arch/(x86|arm64|riscv)/include/asm/kprobes\.h|samples/kprobes/)'
 
 all_lines() {
 	echo defconfig
@@ -53,8 +62,40 @@ all_lines() {
 	for v in $VARIANTS; do echo "$v"; done
 	echo clang debian-amd64 debian-rt-amd64
 	for s in $MATRIX_SEEDS; do echo "rand-$s"; done
-	echo arm64-defconfig i386-defconfig w1-sparse
+	echo arm64-defconfig i386-defconfig
+	for s in $CROSS_ARCHS; do echo "$s-defconfig"; done
+	echo w1-sparse
 }
+
+# The architectures cross-built besides arm64 and i386, each with the
+# defconfig target, kbuild ARCH and Debian cross compiler prefix it gets.
+CROSS_ARCHS="riscv arm powerpc s390 mips sparc sh arc parisc loongarch csky"
+cross_karch() {
+	case $1 in sparc) echo sparc64 ;; *) echo "$1" ;; esac
+}
+cross_compiler() {  # empty: Debian 12 has none
+	case $1 in
+		riscv) echo riscv64-linux-gnu- ;;
+		arm) echo arm-linux-gnueabihf- ;;
+		powerpc) echo powerpc64le-linux-gnu- ;;
+		s390) echo s390x-linux-gnu- ;;
+		mips) echo mips-linux-gnu- ;;
+		sparc) echo sparc64-linux-gnu- ;;
+		sh) echo sh4-linux-gnu- ;;
+		arc) echo arc-linux-gnu- ;;
+		parisc) echo hppa-linux-gnu- ;;
+	esac
+}
+cross_defconfig() {
+	case $1 in
+		powerpc) echo ppc64le_defconfig ;;
+		sparc) echo sparc64_defconfig ;;
+		*) echo defconfig ;;
+	esac
+}
+# Whether the series has a backend for the architecture (its Kconfig
+# selects HAVE_KPROBES_BACKEND).
+ported() { grep -q 'select HAVE_KPROBES_BACKEND' "$SRC/arch/$1/Kconfig"; }
 
 # What make needs for a line, one word per line.
 line_makevars() {
@@ -62,6 +103,10 @@ line_makevars() {
 		clang) printf '%s\n' ARCH=x86_64 LLVM=-14 "CC=ccache clang-14" ;;
 		arm64-*) printf '%s\n' ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "CC=ccache aarch64-linux-gnu-gcc" ;;
 		i386-*) printf '%s\n' ARCH=i386 "CC=ccache gcc" ;;
+		*-defconfig)
+			local a=${1%-defconfig} cross
+			cross=$(cross_compiler "$a")
+			printf '%s\n' "ARCH=$(cross_karch "$a")" "CROSS_COMPILE=$cross" "CC=ccache ${cross}gcc" ;;
 		*) printf '%s\n' ARCH=x86_64 "CC=ccache gcc" ;;
 	esac
 	printf '%s\n' KBUILD_BUILD_USER=kprobes KBUILD_BUILD_HOST=matrix LOCALVERSION=
@@ -126,6 +171,21 @@ configure_line() {  # configure_line LINE OBJ; prints a note, or fails
 			frags=()
 			[ ! -f "$FRAG/${line%-defconfig}.config" ] ||
 				frags=("$FRAG/${line%-defconfig}.config") ;;
+		*-defconfig)
+			local arch=${line%-defconfig}
+			[ -n "$(cross_compiler "$arch")" ] || die "unknown matrix line: $line"
+			lmake "$line" "$obj" -s "$(cross_defconfig "$arch")"
+			drop_modules <"$obj/.config" >"$obj/.config.nomod"
+			mv "$obj/.config.nomod" "$obj/.config"
+			frags=("$FRAG/cross.config")
+			if ! ported "$arch"; then
+				# Nothing to hold to account but the build.
+				(cd "$obj" && "$SRC/scripts/kconfig/merge_config.sh" -m -Q .config "${frags[@]}" >/dev/null)
+				lmake "$line" "$obj" -s olddefconfig >/dev/null
+				! grep -q '^CONFIG_KPROBES=y' "$obj/.config" || return 1
+				echo "KPROBES=n: not ported yet"
+				return 0
+			fi ;;
 		*)
 			[ -f "$FRAG/$line.config" ] || die "unknown matrix line: $line"
 			lmake "$line" "$obj" -s x86_64_defconfig
@@ -186,6 +246,16 @@ run_line() {
 	t0=$(date +%s)
 	mkdir -p "$obj"
 	log "== $line"
+	if [[ $line == *-defconfig ]] && [[ " $CROSS_ARCHS " == *" ${line%-defconfig} "* ]] &&
+		[ -z "$(cross_compiler "${line%-defconfig}")" ]; then
+		# Nothing to build with: say so, count it as no failure.
+		echo "not built (no cross compiler in Debian 12) | - | - | - | $(date -u +%Y-%m-%d) ${RESULT_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD)} | @CMD@ | " >"$obj/row.md"
+		python3 "$ROOT/scripts/results.py" matrix-row "$line" --row "$obj/row.md" \
+			--order "$(all_lines | tr '\n' ' ')" \
+			--command "MATRIX_LINES='${MATRIX_LINES:-all}' scripts/matrix.sh" >/dev/null
+		log "   $line: no cross compiler in Debian 12"
+		return 0
+	fi
 	if [ "$line" = w1-sparse ]; then
 		w1_sparse "$obj" || rc=$?
 	elif ! note=$(configure_line "$line" "$obj" 2>"$obj/config.err"); then
