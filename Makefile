@@ -6,13 +6,17 @@
 #                  QEMU TCG -smp 2, run the KUnit suites, the scripted
 #                  checks, the kernel's ftrace kprobe selftests; the KUnit
 #                  suites again under retbleed=stuff (STUFFING=0: not);
-#                  kunit.py --kunitconfig=kernel/kprobes (KUNIT_PY=0: not)
+#                  kunit.py --kunitconfig=kernel/kprobes (KUNIT_PY=0: not);
+#                  ARCH=arm64: the arm64 kernel on QEMU's virt machine, its
+#                  KUnit suites and scripted checks (make deps installs the
+#                  cross compiler, QEMU and an arm64 busybox)
 #   make kunit-py  just the kunit.py run; ARCH=i386 (or arm64, riscv, with
 #                  their cross compiler and QEMU installed by make deps)
 #                  runs it for that architecture instead of x86_64
 #   make shell     same build, interactive shell in the guest
 #   make matrix    the series across configs (MATRIX_LINES= picks lines)
 #   make fuzz      random probes via kprobe_events on both kernels
+#                  (ARCH=arm64: the arm64 ones)
 #   make bench     hit and attach costs, ours against the stock kernel
 #   make bisect-check  after each patch: build, boot, run the tests present
 #                  (BISECT_QUICK=1: compile only)
@@ -26,7 +30,7 @@
 #
 #   target              cold          warm
 #   make run            ~20 min       ~3 min
-#   make test           ~50 min       ~20-25 min
+#   make test           ~50 min       ~20-25 min; ARCH=arm64: see its page
 #   make kunit-py       ~20 min       ~8 min; ARCH=i386: ~10 min cold,
 #                                     ~1 min warm
 #   make fuzz           ~35 min       ~7-11 min per FUZZ_N=300 FUZZ_SECS=30 seed

@@ -32,6 +32,7 @@
 #                       in build/obj-$FLAVOR-release
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+[ "$ARCH" = x86_64 ] || die "x86_64 only (ARCH=$ARCH)"
 
 RUNS=${BENCH_RUNS:-3}
 TIMEOUT=${BENCH_TIMEOUT:-3600}

@@ -20,6 +20,7 @@
 # BISECT_QUICK=1; scripts/results.py).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+[ "$ARCH" = x86_64 ] || die "x86_64 only (ARCH=$ARCH)"
 T_START=$(date +%s)
 
 SERIES_REPO=$BUILD/series-work

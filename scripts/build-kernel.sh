@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Build the kernel of FLAVOR (bzImage + modules) out of tree in
-# build/obj-$FLAVOR and install its modules into build/modroot-$FLAVOR.
+# Build the kernel of FLAVOR (boot image + modules) out of tree in
+# build/obj-$FLAVOR and install its modules into build/modroot-$FLAVOR;
+# ARCH=arm64 cross-builds it in build/obj-$FLAVOR-arm64 (scripts/lib.sh).
 # The pristine lib/test_kprobes.c, unmodified, is one of them (for
 # FLAVOR=incumbent an external module, installed as extra/test_kprobes.ko).
 #
 # Config: make tinyconfig + configs/base.config + configs/debug.config
-# (+ configs/incumbent.config for FLAVOR=incumbent, + $EXTRA_FRAGMENTS);
+# (+ configs/$ARCH.config for another ARCH than x86_64, + configs/incumbent.config
+# for FLAVOR=incumbent, + $EXTRA_FRAGMENTS);
 # VARIANT=release leaves debug.config out and builds in obj-$FLAVOR-release.
 # The config is only regenerated when the fragments or the tree's Kconfig
 # files changed, so a no-change rebuild is just kbuild's own no-op.
@@ -15,13 +17,15 @@ set -euo pipefail
 # Everything kbuild sees must be the same on every call, or it rebuilds.
 # LOCALVERSION= (set, empty): no "+" suffix because build/linux is a git
 # tree without a release tag; both flavors report the same release.
-MAKEVARS=(ARCH=x86_64 "CC=ccache gcc" KBUILD_BUILD_USER=kprobes KBUILD_BUILD_HOST=qemu LOCALVERSION=)
+guest_arch
+MAKEVARS=("${KMAKEVARS[@]}" KBUILD_BUILD_USER=kprobes KBUILD_BUILD_HOST=qemu LOCALVERSION=)
 BUILD_LOG=$BUILD/build-$(basename "$OBJ" | sed 's/^obj-//').log
 
 kmake() { make -C "$SRC" O="$OBJ" "${MAKEVARS[@]}" "$@"; }
 
 fragments() {
 	echo "$ROOT/configs/base.config"
+	[ -z "$FRAGMENT" ] || echo "$FRAGMENT"
 	[ "$VARIANT" = release ] || echo "$ROOT/configs/debug.config"
 	[ "$FLAVOR" = incumbent ] && echo "$ROOT/configs/incumbent.config"
 	local f
@@ -66,9 +70,9 @@ configure() {
 
 # Run kbuild with the full output in the log; show warnings and errors live.
 build() {
-	log "building bzImage + modules with -j$NPROC (full log: ${BUILD_LOG#"$ROOT"/})"
+	log "building $KIMAGE_TARGET + modules with -j$NPROC (full log: ${BUILD_LOG#"$ROOT"/})"
 	local rc=0
-	kmake -j"$NPROC" bzImage modules >"$BUILD_LOG" 2>&1 || rc=$?
+	kmake -j"$NPROC" "$KIMAGE_TARGET" modules >"$BUILD_LOG" 2>&1 || rc=$?
 	grep -E 'warning:|error:|Error [0-9]|\*\*\*' "$BUILD_LOG" | head -n 100 >&2 || true
 	if [ $rc -ne 0 ]; then
 		echo "---- last lines of $BUILD_LOG ----" >&2
@@ -117,7 +121,7 @@ main() {
 	[ "${BUILD_ONLY:-0}" = 1 ] && return 0
 	install_modules
 	[ "$FLAVOR" != incumbent ] || build_pristine_test
-	log "kernel $(cat "$OBJ/include/config/kernel.release") ready in $(elapsed "$t0"): ${OBJ#"$ROOT"/}/arch/x86/boot/bzImage"
+	log "kernel $(cat "$OBJ/include/config/kernel.release") ready in $(elapsed "$t0"): ${OBJ#"$ROOT"/}/$KIMAGE"
 }
 
 main "$@"

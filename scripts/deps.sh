@@ -14,13 +14,18 @@ PKGS=(
 	linux-perf bpftrace
 )
 # make matrix only (DEPS_MATRIX=1): Debian's kernel configs, clang/lld,
-# the arm64 cross compiler, sparse.
+# sparse, the cross compilers of the <arch>-defconfig lines.
 if [ "${DEPS_MATRIX:-0}" = 1 ]; then
-	PKGS+=(linux-config-6.12 clang-14 lld-14 llvm-14 gcc-aarch64-linux-gnu sparse)
+	PKGS+=(linux-config-6.12 clang-14 lld-14 llvm-14 gcc-aarch64-linux-gnu sparse
+		gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf gcc-powerpc64le-linux-gnu
+		gcc-s390x-linux-gnu gcc-mips-linux-gnu gcc-sparc64-linux-gnu
+		gcc-sh4-linux-gnu gcc-arc-linux-gnu gcc-hppa-linux-gnu)
 fi
 # make kunit-py ARCH=...: the cross compiler and QEMU of that architecture.
 case ${ARCH:-x86_64} in
-arm64) PKGS+=(gcc-aarch64-linux-gnu qemu-system-arm) ;;
+# make test ARCH=arm64 also links the guest's programs statically
+# against the cross libc.
+arm64) PKGS+=(gcc-aarch64-linux-gnu qemu-system-arm libc6-dev-arm64-cross) ;;
 riscv) PKGS+=(gcc-riscv64-linux-gnu qemu-system-misc qemu-system-data) ;;
 esac
 # The base kernel is pinned: bookworm-security moves linux-source-6.12 to
@@ -28,6 +33,31 @@ esac
 # KERNEL_SOURCE_VERSION= (empty) takes whatever the archive has.
 KSRC_PKG=linux-source-6.12
 KSRC_VERSION=${KERNEL_SOURCE_VERSION-6.12.117-1~deb12u1}
+
+# The arm64 guest's busybox: Debian's busybox-static for arm64, unpacked
+# into build/tools (installing it would replace the host's own).
+BUSYBOX_ARM64=$(cd "$(dirname "$0")/.." && pwd)/build/tools/busybox-arm64
+fetch_busybox_arm64() {
+	[ "${ARCH:-x86_64}" = arm64 ] || return 0
+	[ -x "$BUSYBOX_ARM64/bin/busybox" ] && return 0
+	echo "[deps] fetching busybox-static:arm64" >&2
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		$SUDO dpkg --add-architecture arm64
+		$SUDO apt-get -qq update >/dev/null
+	fi
+	local tmp
+	tmp=$(mktemp -d)
+	chmod 777 "$tmp"	# apt's download user writes there
+	if ! (cd "$tmp" && apt-get -qq download busybox-static:arm64 >/dev/null 2>&1); then
+		$SUDO apt-get -qq update >/dev/null
+		(cd "$tmp" && apt-get -qq download busybox-static:arm64 >/dev/null)
+	fi
+	rm -rf "$BUSYBOX_ARM64"
+	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$BUSYBOX_ARM64"
+	rm -rf "$tmp"
+}
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -39,11 +69,12 @@ case $have in
 	"install ok installed "*) [ -z "$KSRC_VERSION" ] || missing+=("$KSRC_PKG=$KSRC_VERSION") ;;
 	*) missing+=("$KSRC_PKG${KSRC_VERSION:+=$KSRC_VERSION}") ;;
 esac
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+	fetch_busybox_arm64
+	exit 0
+fi
 
 echo "[deps] installing: ${missing[*]}" >&2
-SUDO=
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 apt_install() {
 	$SUDO apt-get -qq install -y --no-install-recommends --allow-downgrades "$@" >/dev/null
@@ -56,4 +87,5 @@ if ! apt_install "${missing[@]}"; then
 	echo "[deps] WARNING: $KSRC_PKG=$KSRC_VERSION not installable; using the archive's version" >&2
 	apt_install "${missing[@]/%=*/}"
 fi
+fetch_busybox_arm64
 echo "[deps] done" >&2

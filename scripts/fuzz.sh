@@ -18,6 +18,8 @@
 #
 # Defaults: FUZZ_SEEDS="0x5eed1 0x5eed2 0x5eed3" FUZZ_N=1000 FUZZ_SECS=60
 # FUZZ_FLAVORS="ours incumbent".  The kernels come from make initramfs.
+# ARCH=arm64: the arm64 kernels of make test ARCH=arm64, with the report
+# in out/fuzz-arm64.md and the result page fuzz-arm64.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,9 +28,10 @@ FUZZ_N=${FUZZ_N:-1000}
 FUZZ_SECS=${FUZZ_SECS:-60}
 FUZZ_FLAVORS=${FUZZ_FLAVORS:-"ours incumbent"}
 FDIR=$BUILD/fuzz
-OUT=$ROOT/out/fuzz.md
+OUT=$ROOT/out/fuzz$ASUFFIX.md
 
-obj_of() { echo "$BUILD/obj-$1"; }
+obj_of() { echo "$BUILD/obj-$1$ASUFFIX"; }
+initramfs_of() { echo "$BUILD/initramfs-$1$ASUFFIX.cpio.gz"; }
 
 # build/fuzz/<seed>-<flavor>.cpio.gz = the flavor's test initramfs + /fuzz/.
 fuzz_initramfs() {  # fuzz_initramfs FLAVOR SPECS OUT
@@ -38,7 +41,7 @@ fuzz_initramfs() {  # fuzz_initramfs FLAVOR SPECS OUT
 		echo "file /fuzz/specs $2 644 0 0"
 	} >"$st"
 	{
-		cat "$BUILD/initramfs-$1.cpio.gz"
+		cat "$(initramfs_of "$1")"
 		"$BUILD/tools/gen_init_cpio" "$st" | gzip -6 -n
 	} >"$3.tmp"
 	mv "$3.tmp" "$3"
@@ -50,7 +53,7 @@ main() {
 	mkdir -p "$FDIR" "$(dirname "$OUT")"
 	for f in $FUZZ_FLAVORS; do
 		[ -f "$(obj_of "$f")/System.map" ] || die "no $f kernel (make initramfs FLAVOR=$f)"
-		[ -f "$BUILD/initramfs-$f.cpio.gz" ] || die "no $f initramfs (make initramfs FLAVOR=$f)"
+		[ -f "$(initramfs_of "$f")" ] || die "no $f initramfs (make initramfs FLAVOR=$f)"
 		maps+=("$(obj_of "$f")/System.map")
 	done
 	[ -x "$BUILD/tools/gen_init_cpio" ] || die "no gen_init_cpio (scripts/mkinitramfs.sh builds it)"
@@ -59,19 +62,20 @@ main() {
 		python3 "$ROOT/scripts/fuzz-specs.py" "$seed" "$FUZZ_N" "${maps[@]}" >"$FDIR/specs-$seed.txt"
 		for f in $FUZZ_FLAVORS; do
 			log "seed $seed on $f"
-			fuzz_initramfs "$f" "$FDIR/specs-$seed.txt" "$FDIR/$seed-$f.cpio.gz"
-			FLAVOR=$f KINITRAMFS=$FDIR/$seed-$f.cpio.gz KCONSOLE=$FDIR/console-$seed-$f.log \
+			fuzz_initramfs "$f" "$FDIR/specs-$seed.txt" "$FDIR/$seed-$f$ASUFFIX.cpio.gz"
+			FLAVOR=$f KINITRAMFS=$FDIR/$seed-$f$ASUFFIX.cpio.gz \
+				KCONSOLE=$FDIR/console-$seed-$f$ASUFFIX.log \
 				KERNEL_APPEND="fuzz_secs=$FUZZ_SECS ${KERNEL_APPEND:-}" \
 				"$ROOT/scripts/qemu-run.sh" fuzz || true
-			logs+=("$seed:$f:$FDIR/console-$seed-$f.log:$(obj_of "$f")")
+			logs+=("$seed:$f:$FDIR/console-$seed-$f$ASUFFIX.log:$(obj_of "$f")")
 		done
 	done
 	python3 "$ROOT/scripts/fuzz-report.py" --out "$OUT" \
-		--title "\`make fuzz\` (FUZZ_SEEDS=\"$FUZZ_SEEDS\" FUZZ_N=$FUZZ_N FUZZ_SECS=$FUZZ_SECS), $(date -u '+%Y-%m-%d'), commit ${RESULT_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD)}, $(kernel_version_of "$PRISTINE"), debug config, -smp ${QEMU_SMP:-2}, $(elapsed "$t0")" \
+		--title "\`make fuzz\` (FUZZ_SEEDS=\"$FUZZ_SEEDS\" FUZZ_N=$FUZZ_N FUZZ_SECS=$FUZZ_SECS), $(date -u '+%Y-%m-%d'), commit ${RESULT_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD)}, $(kernel_version_of "$PRISTINE"), $ARCH, debug config, -smp ${QEMU_SMP:-2}, $(elapsed "$t0")" \
 		"${logs[@]}" || rc=$?
-	python3 "$ROOT/scripts/results.py" write fuzz \
-		--title "make fuzz: random probes through kprobe_events, this series and the stock kernel" \
-		--config "debug (make test's kernels), QEMU TCG -smp ${QEMU_SMP:-2}; FUZZ_SEEDS=\"$FUZZ_SEEDS\" FUZZ_N=$FUZZ_N FUZZ_SECS=$FUZZ_SECS" \
+	python3 "$ROOT/scripts/results.py" write "fuzz$ASUFFIX" \
+		--title "make fuzz: random probes through kprobe_events, this series and the stock kernel$([ "$ARCH" = x86_64 ] || echo " on $ARCH")" \
+		--config "$ARCH, debug (make test's kernels), QEMU TCG -smp ${QEMU_SMP:-2}; FUZZ_SEEDS=\"$FUZZ_SEEDS\" FUZZ_N=$FUZZ_N FUZZ_SECS=$FUZZ_SECS" \
 		--body "$OUT" --took $(($(date +%s) - t0)) \
 		--command "FUZZ_SEEDS='$FUZZ_SEEDS' FUZZ_N=$FUZZ_N FUZZ_SECS=$FUZZ_SECS scripts/fuzz.sh" || true
 	return "$rc"

@@ -16,6 +16,7 @@
 # Traces and tables go to build/hit-trace/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+[ "$ARCH" = x86_64 ] || die "x86_64 only (ARCH=$ARCH)"
 
 MODES=${TRACE_MODES:-b k f o}
 STEPS=${TRACE_STEPS:-2000}

@@ -24,9 +24,16 @@ case $VARIANT in
 	release) VSUFFIX=-release ;;
 	*) echo "VARIANT must be 'debug' or 'release', not '$VARIANT'" >&2; exit 2 ;;
 esac
-OBJ=${KOBJ:-$BUILD/obj-$FLAVOR$VSUFFIX}
-MODROOT=${KMODROOT:-$BUILD/modroot-$FLAVOR$VSUFFIX}
-INITRAMFS=${KINITRAMFS:-$BUILD/initramfs-$FLAVOR$VSUFFIX.cpio.gz}
+# ARCH: the guest's architecture.  x86_64 (the default) keeps the plain
+# names; another one builds and boots apart, in obj-$FLAVOR-$ARCH etc.
+# (make test/run/shell/fuzz know arm64; make kunit-py knows more, on
+# its own).
+ARCH=${ARCH:-x86_64}
+ASUFFIX=
+[ "$ARCH" = x86_64 ] || ASUFFIX=-$ARCH
+OBJ=${KOBJ:-$BUILD/obj-$FLAVOR$VSUFFIX$ASUFFIX}
+MODROOT=${KMODROOT:-$BUILD/modroot-$FLAVOR$VSUFFIX$ASUFFIX}
+INITRAMFS=${KINITRAMFS:-$BUILD/initramfs-$FLAVOR$VSUFFIX$ASUFFIX.cpio.gz}
 STAMPS=$BUILD/stamps
 # Top-level dirs of the project repo that mirror kernel-tree paths.
 OVERLAY_DIRS=(arch include kernel lib samples Documentation mm init tools)
@@ -34,6 +41,37 @@ NPROC=$(nproc)
 # The debug, kunit.py and matrix configs together outgrow ccache's default
 # 5 GB; an evicted debug build would make the next `make test` cold.
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-40G}
+
+# guest_arch: for the guest scripts, what an architecture needs.
+#   KMAKEVARS  kbuild's ARCH=, CROSS_COMPILE= and CC=
+#   KIMAGE     the boot image, relative to the build directory, and
+#   KIMAGE_TARGET  the kbuild target that makes it
+#   UCC        the C compiler for the guest's static programs
+#   QEMU_SYS   the QEMU system emulator, QEMU_MACHINE its machine options
+#   CONSOLE    the kernel's serial console
+#   FRAGMENT   the config fragment after base.config (empty: none)
+guest_arch() {
+	case $ARCH in
+	x86_64)
+		KMAKEVARS=(ARCH=x86_64 "CC=ccache gcc")
+		KIMAGE=arch/x86/boot/bzImage KIMAGE_TARGET=bzImage UCC=gcc
+		QEMU_SYS=qemu-system-x86_64 QEMU_MACHINE=(-cpu "${QEMU_CPU:-max}")
+		CONSOLE=ttyS0 FRAGMENT=
+		;;
+	arm64)
+		KMAKEVARS=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+			"CC=ccache aarch64-linux-gnu-gcc")
+		KIMAGE=arch/arm64/boot/Image KIMAGE_TARGET=Image
+		UCC=aarch64-linux-gnu-gcc QEMU_SYS=qemu-system-aarch64
+		# GICv3 and a CPU with pointer authentication and BTI, as
+		# current arm64 servers have: the kernel then signs its
+		# return addresses, which the return trampoline must respect.
+		QEMU_MACHINE=(-machine virt,gic-version=3 -cpu "${QEMU_CPU:-max,pauth-impdef=on}")
+		CONSOLE=ttyAMA0 FRAGMENT=$ROOT/configs/arm64.config
+		;;
+	*) die "ARCH=$ARCH: make test, run, shell and fuzz know x86_64 and arm64" ;;
+	esac
+}
 
 log()  { printf '[%s] %s\n' "$(basename "$0" .sh)" "$*" >&2; }
 die()  { printf '[%s] ERROR: %s\n' "$(basename "$0" .sh)" "$*" >&2; exit 1; }

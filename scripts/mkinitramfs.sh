@@ -3,7 +3,9 @@
 # build/modroot-$FLAVOR, tests/guest/init as /init, every other file of
 # tests/guest/ (demo.sh, tests.d/...) at the same place under /,
 # tests/test-modules as /etc/test-modules, and the pristine tree's
-# tools/testing/selftests/ftrace as /ftrace.
+# tools/testing/selftests/ftrace as /ftrace.  ARCH=arm64: the same for an
+# arm64 guest, with Debian's arm64 busybox (scripts/deps.sh fetches it)
+# and the programs cross-compiled.
 #
 # The archive is written with the kernel's own gen_init_cpio from a file
 # list, so it needs no root: ownership is 0:0 and /dev/console exists (the
@@ -14,7 +16,11 @@ set -euo pipefail
 STAGE=${INITRAMFS%.cpio.gz}.d
 FUZZ_SHORT_SEED=0x5eed0
 GEN=$BUILD/tools/gen_init_cpio
-BUSYBOX=${BUSYBOX:-/bin/busybox}
+guest_arch
+case $ARCH in
+	x86_64) BUSYBOX=${BUSYBOX:-/bin/busybox} ;;
+	*) BUSYBOX=${BUSYBOX:-$BUILD/tools/busybox-$ARCH/bin/busybox} ;;
+esac
 
 build_gen_init_cpio() {
 	if [ ! -x "$GEN" ] || [ "$PRISTINE/usr/gen_init_cpio.c" -nt "$GEN" ]; then
@@ -26,16 +32,16 @@ build_gen_init_cpio() {
 stage() {
 	rm -rf "$STAGE"
 	mkdir -p "$STAGE"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,lib/modules}
-	[ -x "$BUSYBOX" ] || die "$BUSYBOX missing (apt-get install busybox-static)"
-	# (ldd fails on a static binary: look at its message, not its status)
-	case $(ldd "$BUSYBOX" 2>&1 || true) in
-		*'not a dynamic'*) ;;
-		*) die "$BUSYBOX is not static (install busybox-static)" ;;
-	esac
+	[ -x "$BUSYBOX" ] || die "$BUSYBOX missing (make deps ARCH=$ARCH)"
+	# No program interpreter: static.
+	! readelf -l "$BUSYBOX" | grep -q 'Requesting program interpreter' ||
+		die "$BUSYBOX is not static (install busybox-static)"
 	cp "$BUSYBOX" "$STAGE/bin/busybox"
-	# The same links `busybox --install -s` would make, made here.
+	# The same links `busybox --install -s` would make, made here.  The
+	# host's busybox-static names them: another architecture's busybox
+	# does not run here, and Debian builds both from one configuration.
 	local app
-	for app in $("$BUSYBOX" --list-full); do
+	for app in $(/bin/busybox --list-full); do
 		[ -e "$STAGE/$app" ] || ln -s /bin/busybox "$STAGE/$app"
 	done
 	[ -d "$MODROOT/lib/modules" ] || die "no modules in $MODROOT (make kernel FLAVOR=$FLAVOR)"
@@ -50,10 +56,10 @@ stage() {
 	# Scripted tests decide what to expect from the kernel's own config.
 	cp "$OBJ/.config" "$STAGE/etc/kernel.config"
 	# The program tests.d/user-probes.sh probes (static: no libc here).
-	gcc -static -O2 -Wall -o "$STAGE/bin/kpu-target" \
-		"$ROOT/tests/user/kpu-target.c" "$ROOT/tests/user/kpu-funcs.S"
+	"$UCC" -static -O2 -Wall -o "$STAGE/bin/kpu-target" \
+		"$ROOT/tests/user/kpu-target.c" "$ROOT/tests/user/kpu-funcs-$ARCH.S"
 	# The FUSE server the same script serves kpu-target from.
-	gcc -static -O2 -Wall -o "$STAGE/bin/kpu-fuse" "$ROOT/tests/user/kpu-fuse.c"
+	"$UCC" -static -O2 -Wall -o "$STAGE/bin/kpu-fuse" "$ROOT/tests/user/kpu-fuse.c"
 	# The short seed of make fuzz (tests.d/fuzz.sh): specs drawn from this
 	# kernel's own System.map, so they name functions it has.
 	mkdir -p "$STAGE/fuzz"

@@ -12,8 +12,8 @@
 #
 # The whole console goes to build/console-MODE-FLAVOR.log.  run and shell
 # stream it; test shows only the guest's markers (VERBOSE=1: everything).
-# A hard timeout (TIMEOUT seconds; test: 2400, run: 900, fuzz: 3600,
-# shell: none) kills
+# A hard timeout (TIMEOUT seconds; test: 2400, 5400 on arm64, run: 900,
+# fuzz: 3600, shell: none) kills
 # QEMU; that, or any non-zero QEMU exit, makes this script fail.
 # HOSTROOT=1 (default): test and shell also get the host's / read-only
 # over virtio-9p (for tests.d/tools.sh, below).
@@ -22,21 +22,27 @@
 # vCPU coherent with cross-CPU code patching (text_poke_bp), which is exactly
 # what kprobes does.  -smp 2 still gives real SMP interleavings
 # (QEMU_SMP=n: more vCPUs, taking turns on one host thread).
+#
+# ARCH=arm64 boots the arm64 kernel on QEMU's virt machine instead
+# (scripts/lib.sh, guest_arch); it has no stuffing mode and no host /.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 MODE=${1:-}
 case $MODE in
-	test) : "${TIMEOUT:=2400}" ;;
-	stuffing) : "${TIMEOUT:=1500}" ;;
+	# An arm64 guest runs the same scripts at about half the speed.
+	test) : "${TIMEOUT:=$([ "$ARCH" = x86_64 ] && echo 2400 || echo 5400)}" ;;
+	stuffing) : "${TIMEOUT:=1500}" "${QEMU_CPU:=Skylake-Client-v1}" ;;
 	run) : "${TIMEOUT:=900}" ;;
 	shell) : "${TIMEOUT:=0}" ;;
 	fuzz) : "${TIMEOUT:=3600}" ;;
 	*) die "usage: qemu-run.sh test|stuffing|run|shell|fuzz" ;;
 esac
 
-KERNEL=$OBJ/arch/x86/boot/bzImage
-LOG=${KCONSOLE:-$BUILD/console-$MODE-$FLAVOR.log}
+guest_arch
+[ "$MODE" != stuffing ] || [ "$ARCH" = x86_64 ] || die "stuffing is an x86 mode"
+KERNEL=$OBJ/$KIMAGE
+LOG=${KCONSOLE:-$BUILD/console-$MODE-$FLAVOR$ASUFFIX.log}
 [ -f "$KERNEL" ] || die "no kernel: $KERNEL (make kernel FLAVOR=$FLAVOR)"
 [ -f "$INITRAMFS" ] || die "no initramfs: $INITRAMFS (make initramfs FLAVOR=$FLAVOR)"
 
@@ -56,18 +62,17 @@ case $MODE in
 	test) LOGLEVEL=ignore_loglevel EXTRA=kprobe_event=p:kprobes/kp_init,unpack_to_rootfs ;;
 	stuffing)
 		LOGLEVEL=ignore_loglevel GUEST_MODE=test
-		: "${QEMU_CPU:=Skylake-Client-v1}"
 		EXTRA="retbleed=stuff spectre_v2=retpoline kpscripts=0 kptag=stuffing kpstuffing=1"
 		;;
 	*) LOGLEVEL=ignore_loglevel ;;
 esac
 [ "${BOOT_PROBE:-1}" = 1 ] || [ "$MODE" = stuffing ] || EXTRA=
-APPEND="console=ttyS0 $LOGLEVEL panic=-1 kpmode=$GUEST_MODE $EXTRA ${KERNEL_APPEND:-}"
+APPEND="console=$CONSOLE $LOGLEVEL panic=-1 kpmode=$GUEST_MODE $EXTRA ${KERNEL_APPEND:-}"
 
-QEMU=(qemu-system-x86_64
+QEMU=("$QEMU_SYS"
 	-accel tcg,thread=single
 	-smp "${QEMU_SMP:-2}" -m 2G
-	-cpu "${QEMU_CPU:-max}"
+	"${QEMU_MACHINE[@]}"
 	-display none -no-reboot -nic none
 	-kernel "$KERNEL" -initrd "$INITRAMFS"
 	-append "$APPEND")
@@ -78,6 +83,7 @@ QEMU=(qemu-system-x86_64
 # leaves it out (those cases then SKIP, as on a kernel without 9p).
 # multidevs=remap: / spans several host file systems, whose inode numbers
 # would otherwise collide in the guest.
+[ "$ARCH" = x86_64 ] || HOSTROOT=0
 if [ "${HOSTROOT:-1}" = 1 ] && { [ "$MODE" = test ] || [ "$MODE" = shell ]; }; then
 	QEMU+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 fi

@@ -277,15 +277,20 @@ def block_bisect():
 # Stock 6.12's HAVE_KPROBES architectures: what the series gives each,
 # the kunit.py pages that test it (ours, stock) and the matrix line that
 # builds it, if any.
+# (architecture, what the series gives it, kunit.py ARCH=, matrix line)
+NOT_PORTED = "KPROBES=n (not ported yet)"
 ARCHS = [("x86_64", "all of it (see Features)", None, None),
          ("i386", "kprobes, kretprobes, jprobes, jump optimization (the ftrace "
           "site and watchpoint suites are x86_64-only)", "i386", "i386-defconfig"),
-         ("arm64", "kprobes, kretprobes, jprobes (no boost, jump optimization or "
-          "ftrace sites, as on stock)", "arm64", "arm64-defconfig"),
+         ("arm64", "kprobes, kretprobes, jprobes, watchpoint and user-space probes "
+          "(no boost, jump optimization or ftrace sites, as on stock)", "arm64",
+          "arm64-defconfig"),
          ("riscv64", "kprobes, kretprobes, jprobes, stack traces through return probes "
-          "(no boost, jump optimization or ftrace sites, as on stock)", "riscv", None),
-         ("powerpc, s390, loongarch, mips, arm, sparc, sh, arc, parisc, csky",
-          "KPROBES=n (not ported yet)", None, None)]
+          "(no boost, jump optimization or ftrace sites, as on stock)", "riscv",
+          "riscv-defconfig")] + \
+        [(a, NOT_PORTED, None, a + "-defconfig") for a in
+         ("powerpc", "s390", "loongarch", "mips", "arm", "sparc", "sh", "arc", "parisc",
+          "csky")]
 
 
 def kunit_case(body, suite):
@@ -296,12 +301,37 @@ def kunit_case(body, suite):
     return None
 
 
+def arch_test_run(arch):
+    """make test ARCH=<arch>, ours beside stock, if both pages exist."""
+    of, obody = read_page(f"test-ours-{arch}")
+    _, sbody = read_page(f"test-incumbent-{arch}")
+    ot, st = totals(obody), totals(sbody)
+    if not ot:
+        return None
+    ft = [r for r in table(obody, "suite") if r[0] == "script:ftracetest"]
+    sft = [r for r in table(sbody, "suite") if r[0] == "script:ftracetest"]
+    text = f"`ARCH={arch} make test` {ot[0]}/{ot[1]}/{ot[2]}"
+    if st:
+        text += f" (stock: {st[0]}/{st[1]}/{st[2]})"
+    if ft:
+        text += f", ftracetest {ft[0][1]}/{ft[0][2]}" + (f" (stock: {sft[0][1]}/{sft[0][2]})" if sft else "")
+    return text + f", {of.get('date', '?')[:10]} {of.get('commit', '?')}"
+
+
+def arch_fuzz(arch):
+    f, body = read_page(f"fuzz-{arch}")
+    m = re.search(r"differences from stock: (\d+)", body)
+    if not f or not m:
+        return None
+    return f"`ARCH={arch} make fuzz` {m.group(1)} differences from stock, {f.get('date', '?')[:10]}"
+
+
 def block_archs():
     f, body = read_page("test-ours")
     t = totals(body)
     _, mbody = read_page("matrix")
     mrows = {r[0]: r for r in table(mbody, "line")}
-    x86 = [r for n, r in mrows.items() if not n.startswith(("arm64", "i386"))]
+    x86 = [r for n, r in mrows.items() if not n.endswith("-defconfig") or n == "defconfig"]
     out = ["| architecture | stock 6.12 | this series | checked by |", "|---|---|---|---|"]
     for arch, ours, kunit, line in ARCHS:
         how = []
@@ -319,7 +349,8 @@ def block_archs():
                            + (f", `lib/test_kprobes.c` {lib[0]}/{lib[1]}" if lib else "")
                            + (f" (stock: {slib[0]}/{slib[1]})" if slib else "")
                            + f", {kf.get('date', '?')[:10]} {kf.get('commit', '?')}")
-        if line and line in mrows and not kunit:
+            how += [x for x in (arch_test_run(kunit), arch_fuzz(kunit)) if x]
+        if line and line in mrows:
             r = mrows[line]
             how.append(f"`make matrix` line `{line}`: {r[1]}, {r[5]}")
         out.append(f"| {arch} | kprobes, kretprobes | {ours} | {'; '.join(how) or 'not built here yet'} |")

@@ -5,7 +5,9 @@
 # (scripts/results.py).
 #
 #   test.sh test      the test boot, the stuffing boot (STUFFING=0: not),
-#                     kunit.py (KUNIT_PY=0: not)
+#                     kunit.py (KUNIT_PY=0: not); ARCH=arm64: the test
+#                     boot of the arm64 kernel alone (make kunit-py
+#                     ARCH=arm64 is the arm64 kunit.py run)
 #   test.sh kunit-py  kunit.py alone; ARCH=i386|arm64|riscv for another
 #                     architecture than x86_64
 #
@@ -16,8 +18,10 @@ set -uo pipefail
 
 what=${1:-test}
 ARCH=${ARCH:-x86_64}
-[ "$what" = kunit-py ] || ARCH=x86_64
 export ARCH
+if [ "$what" = test ] && [ "$ARCH" != x86_64 ]; then
+	STUFFING=0 KUNIT_PY=0
+fi
 suffix=$FLAVOR
 [ "$ARCH" = x86_64 ] || suffix=$FLAVOR-$ARCH
 t0=$(date +%s)
@@ -26,14 +30,19 @@ case $FLAVOR in ours) who="this series" ;; *) who="the stock 6.12 kprobes" ;; es
 case $what in
 	test)
 		"$ROOT/scripts/qemu-run.sh" test
-		logs+=("build/console-test-$FLAVOR.log")
+		logs+=("build/console-test-$suffix.log")
 		if [ "${STUFFING:-1}" = 1 ]; then
 			"$ROOT/scripts/qemu-run.sh" stuffing
 			logs+=("build/console-stuffing-$FLAVOR.log")
 		fi
-		config="tinyconfig + configs/base.config + configs/debug.config (KASAN, lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, PREEMPT); QEMU TCG -smp ${QEMU_SMP:-2}, -cpu ${QEMU_CPU:-max}"
+		if [ "$ARCH" = x86_64 ]; then
+			config="tinyconfig + configs/base.config + configs/debug.config (KASAN, lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, PREEMPT); QEMU TCG -smp ${QEMU_SMP:-2}, -cpu ${QEMU_CPU:-max}"
+		else
+			config="$ARCH: tinyconfig + configs/base.config + configs/$ARCH.config + configs/debug.config (KASAN, lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, PREEMPT); QEMU TCG -smp ${QEMU_SMP:-2}, virt, -cpu ${QEMU_CPU:-max,pauth-impdef=on}"
+		fi
 		[ "${STUFFING:-1}" = 1 ] && config+="; then -cpu Skylake-Client-v1 retbleed=stuff spectre_v2=retpoline"
 		title="make test: $who"
+		[ "$ARCH" = x86_64 ] || title+=" on $ARCH"
 		;;
 	kunit-py)
 		config="kunit.py's $ARCH defaults + kernel/kprobes/.kunitconfig, all built in; QEMU TCG -smp 2"

@@ -4,7 +4,7 @@
  * that the initramfs needs nothing else).
  *
  *   kpu-target offsets          print "<symbol> <file offset>" for the
- *                               symbols of kpu-funcs.S
+ *                               symbols of kpu-funcs-$ARCH.S
  *   kpu-target add|max|load N   print "ready <pid>", wait for SIGUSR1,
  *                               then call kpu_add(i, 1000) / kpu_max(i,
  *                               N / 2) for i < N and print "sum <s>";
