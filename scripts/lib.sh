@@ -63,9 +63,9 @@ guest_arch() {
 			"CC=ccache aarch64-linux-gnu-gcc")
 		KIMAGE=arch/arm64/boot/Image KIMAGE_TARGET=Image
 		UCC=aarch64-linux-gnu-gcc QEMU_SYS=qemu-system-aarch64
-		# GICv3 and a CPU with pointer authentication and BTI, as
-		# current arm64 servers have: the kernel then signs its
-		# return addresses, which the return trampoline must respect.
+		# GICv3 and a CPU with pointer authentication, as current
+		# arm64 servers have: the kernel then signs its return
+		# addresses, which the return trampoline must respect.
 		QEMU_MACHINE=(-machine virt,gic-version=3 -cpu "${QEMU_CPU:-max,pauth-impdef=on}")
 		CONSOLE=ttyAMA0 FRAGMENT=$ROOT/configs/arm64.config
 		;;

@@ -241,6 +241,13 @@ w1_sparse() {  # w1_sparse OBJ
 
 FAILED=0
 
+# The line's row into the result page.
+put_row() {  # put_row LINE ROWFILE
+	python3 "$ROOT/scripts/results.py" matrix-row "$1" --row "$2" \
+		--order "$(all_lines | tr '\n' ' ')" \
+		--command "MATRIX_LINES='${MATRIX_LINES:-all}' scripts/matrix.sh" >/dev/null
+}
+
 run_line() {
 	local line=$1 obj=$MDIR/$1 t0 rc=0 note='' result warn err='' tests=-
 	t0=$(date +%s)
@@ -250,9 +257,7 @@ run_line() {
 		[ -z "$(cross_compiler "${line%-defconfig}")" ]; then
 		# Nothing to build with: say so, count it as no failure.
 		echo "not built (no cross compiler in Debian 12) | - | - | - | $(date -u +%Y-%m-%d) ${RESULT_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD)} | @CMD@ | " >"$obj/row.md"
-		python3 "$ROOT/scripts/results.py" matrix-row "$line" --row "$obj/row.md" \
-			--order "$(all_lines | tr '\n' ' ')" \
-			--command "MATRIX_LINES='${MATRIX_LINES:-all}' scripts/matrix.sh" >/dev/null
+		put_row "$line" "$obj/row.md"
 		log "   $line: no cross compiler in Debian 12"
 		return 0
 	fi
@@ -279,9 +284,7 @@ run_line() {
 		FAILED=$((FAILED + 1))
 	fi
 	echo "$result${note:+ ($note)} | $warn | $(elapsed "$t0") | $tests | $(date -u +%Y-%m-%d) ${RESULT_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD)} | @CMD@ | ${err//|/\\|}" >"$obj/row.md"
-	python3 "$ROOT/scripts/results.py" matrix-row "$line" --row "$obj/row.md" \
-		--order "$(all_lines | tr '\n' ' ')" \
-		--command "MATRIX_LINES='${MATRIX_LINES:-all}' scripts/matrix.sh" >/dev/null
+	put_row "$line" "$obj/row.md"
 	# A line that is neither booted nor needed by another line keeps its
 	# log and table row only: twenty object trees do not fit everywhere.
 	if [ "$line" != defconfig ] && [ "$line" != w1-sparse ] && [ "${MATRIX_KEEP:-0}" != 1 ]; then
