@@ -16,9 +16,10 @@ struct perf_event;
 struct pt_regs;
 
 /*
- * Called after a data access to the watched range (data watchpoints
- * trap), or before an instruction at a watched address executes, on the
- * CPU that did it, with its registers.  It runs in the debug exception:
+ * Called on the CPU that made the access, with its registers: before an
+ * instruction at a watched address executes, and for a data access, after
+ * it where data watchpoints trap (x86) or before it where they fault
+ * (arm64: the access completes once the handler returns).  It runs in the debug exception:
  * NMI-like context, it must not sleep or take locks that an NMI may not.
  */
 typedef void (*kwatch_handler_t)(struct kwatch *kw, struct pt_regs *regs);
@@ -35,7 +36,7 @@ typedef void (*kwatch_handler_t)(struct kwatch *kw, struct pt_regs *regs);
  * struct kwatch - one watchpoint; read-only for its handler
  * @addr: the first watched byte
  * @length: how many bytes (data), or the length the architecture wants
- *	for an instruction (x86: sizeof(long))
+ *	for an instruction (x86: sizeof(long); arm64 takes any)
  * @type: %KWATCH_WRITE, %KWATCH_RW or %KWATCH_EXEC
  * @handler: what runs on a hit
  * @events: the hw_breakpoint of each online CPU (private)
@@ -59,6 +60,7 @@ struct kwatch {
 int register_kwatch(unsigned long addr, u8 length, u8 type,
 		    kwatch_handler_t handler);
 int unregister_kwatch(int debugreg);
+bool is_kwatch_event(struct perf_event *bp);
 #else
 static inline int register_kwatch(unsigned long addr, u8 length, u8 type,
 				  kwatch_handler_t handler)
@@ -69,6 +71,11 @@ static inline int register_kwatch(unsigned long addr, u8 length, u8 type,
 static inline int unregister_kwatch(int debugreg)
 {
 	return -EINVAL;
+}
+
+static inline bool is_kwatch_event(struct perf_event *bp)
+{
+	return false;
 }
 #endif
 

@@ -68,6 +68,25 @@ static void kwatch_triggered(struct perf_event *bp,
 		kw->handler(kw, regs);
 }
 
+NOKPROBE_SYMBOL(kwatch_triggered);
+
+/**
+ * is_kwatch_event - is @bp the breakpoint of a kernel watchpoint probe?
+ * @bp: a hw_breakpoint perf event
+ *
+ * For the architectures that report a hit before the access: they step
+ * over the access of such a breakpoint as over that of perf's own events.
+ * Context: the debug exception.
+ *
+ * Return: true when a watch created @bp.
+ */
+bool is_kwatch_event(struct perf_event *bp)
+{
+	return bp->overflow_handler == kwatch_triggered;
+}
+
+NOKPROBE_SYMBOL(is_kwatch_event);
+
 /* Hotplug startup: give @cpu the breakpoint of watch @node. */
 static int kwatch_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
@@ -131,8 +150,9 @@ static int kwatch_check(unsigned long addr, u8 length, u8 type,
  *	the length the architecture's hw_breakpoint code requires
  * @type: %KWATCH_WRITE (writes), %KWATCH_RW (reads and writes) or
  *	%KWATCH_EXEC (execution of the instruction at @addr)
- * @handler: called on every CPU that makes such an access, after a data
- *	access, before an instruction; in the debug exception
+ * @handler: called on every CPU that makes such an access, in the debug
+ *	exception: before an instruction; after a data access on x86,
+ *	before it on arm64
  *
  * The watch is armed on every online CPU, and on CPUs that come online
  * later, until unregister_kwatch(); a CPU that cannot be given it does

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * KUnit: kernel watchpoint probes (register_kwatch()).  Watches fire on
- * every CPU, once per access of their type, after a data access and with
- * the accessing context's registers; bad requests are refused with an
- * errno and change nothing; the four debug registers are shared with a
- * perf breakpoint; CPUs that come online get the watch; unregistering
- * under hits leaves no handler running.
+ * every CPU, once per access of their type, with the accessing context's
+ * registers, after a data access on x86 and before it on arm64 (which
+ * then completes it once); bad requests are refused with an errno and
+ * change nothing; the debug registers are shared with perf breakpoints;
+ * CPUs that come online get the watch; unregistering under hits leaves
+ * no handler running.
  * QEMU's TCG emulates the debug registers, so this runs there too.
  */
 #include <kunit/test.h>
@@ -25,12 +26,18 @@
 #include "tests.h"
 
 #define KW_WRITES	3
+/* The watched words: 32-bit x86 watches at most four bytes. */
+#define KW_LEN		sizeof(long)
+/* A length for an instruction watch that x86 and arm64 both take. */
+#define KW_INSN_LEN	sizeof(long)
+/* Enough perf breakpoints to take every data debug register there is. */
+#define KW_PERF_MAX	16
 
-static u64 kw_var __aligned(8);
-static u64 kw_other[KWATCH_MAX + 1] __aligned(8);
+static unsigned long kw_var __aligned(8);
+static unsigned long kw_other[KWATCH_MAX + 1] __aligned(8);
 
 static DEFINE_PER_CPU(unsigned int, kw_hits);
-static DEFINE_PER_CPU(u64, kw_seen);		/* kw_var as the handler saw it */
+static DEFINE_PER_CPU(unsigned long, kw_seen);	/* kw_var, as its handler saw it */
 static atomic_t kw_total;
 static atomic_t kw_bad_ctx;		/* hits outside what the API says */
 static struct kwatch *kw_last;
@@ -74,44 +81,115 @@ static void kw_exit(struct kunit *test)
 		unregister_kwatch(i);
 }
 
-/* Run on one CPU: write kw_var, checking the handler saw each value. */
+/* A watch of @type on the word at @p, counted by kw_count(). */
+static int kw_watch(unsigned long *p, u8 type)
+{
+	return register_kwatch((unsigned long)p, KW_LEN, type, kw_count);
+}
+
+/*
+ * The accesses whose hits the cases count exactly, made with interrupts
+ * off.  arm64 reports an access before it is made and then steps over it
+ * with the watch off; an interrupt taken between the report and the step
+ * ends the step early, the access runs with the watch on again and is
+ * reported twice (perf's own breakpoints there do the same).  With
+ * interrupts off the step is not cut short.
+ */
+static noinline void kw_write(unsigned long *p, unsigned long v)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	WRITE_ONCE(*p, v);
+	local_irq_restore(flags);
+}
+
+static noinline void kw_write_byte(u8 *p, u8 v)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	WRITE_ONCE(*p, v);
+	local_irq_restore(flags);
+}
+
+static noinline unsigned long kw_read(unsigned long *p)
+{
+	unsigned long flags, v;
+
+	local_irq_save(flags);
+	v = READ_ONCE(*p);
+	local_irq_restore(flags);
+	return v;
+}
+
+static noinline int kw_call_target(int i)
+{
+	unsigned long flags;
+	int ret;
+
+	local_irq_save(flags);
+	ret = kpt_target(i);
+	local_irq_restore(flags);
+	return ret;
+}
+
+/*
+ * What a write watch's handler finds in memory when a write of @new
+ * replaces @old: x86 reports the write once it is done, arm64 before it
+ * is made.
+ */
+static unsigned long kw_seen_for(unsigned long old, unsigned long new)
+{
+	return IS_ENABLED(CONFIG_X86) ? new : old;
+}
+
+/*
+ * Run on one CPU: write kw_var, counting in *@data the writes whose
+ * handler saw memory other than kw_seen_for() says.
+ */
 static noinline int kw_write_here(void *data)
 {
 	unsigned long base = (smp_processor_id() + 1) * 100;
-	int *late = data;
+	int *mistimed = data;
+	unsigned long old;
 	int i;
 
 	for (i = 1; i <= KW_WRITES; i++) {
-		WRITE_ONCE(kw_var, base + i);
-		if (this_cpu_read(kw_seen) != base + i)
-			(*late)++;
+		old = READ_ONCE(kw_var);
+		kw_write(&kw_var, base + i);
+		if (this_cpu_read(kw_seen) != kw_seen_for(old, base + i))
+			(*mistimed)++;
+		/* The write happened, once the handler was done. */
+		if (READ_ONCE(kw_var) != base + i)
+			(*mistimed)++;
 	}
 	return 0;
 }
 
 static void kwatch_write_fires_on_every_cpu(struct kunit *test)
 {
-	int n, cpu, late = 0, total;
+	int n, cpu, mistimed = 0, total;
 	struct kwatch *kw;
-	u64 v;
+	unsigned long v;
 
-	n = register_kwatch((unsigned long)&kw_var, 8, KWATCH_WRITE, kw_count);
+	n = kw_watch(&kw_var, KWATCH_WRITE);
 	KUNIT_ASSERT_GE(test, n, 0);
 	KUNIT_EXPECT_LT(test, n, KWATCH_MAX);
 
 	for_each_online_cpu(cpu) {
-		KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here, &late,
-						      false), 0);
+		KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here,
+						      &mistimed, false), 0);
 		KUNIT_EXPECT_EQ_MSG(test, per_cpu(kw_hits, cpu), KW_WRITES,
 				    "CPU %d", cpu);
 	}
-	/* The handler ran after each write: it saw the new value. */
-	KUNIT_EXPECT_EQ(test, late, 0);
+	/* Each handler ran when the architecture says, and each write took. */
+	KUNIT_EXPECT_EQ(test, mistimed, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kw_bad_ctx), 0);
 	kw = READ_ONCE(kw_last);
 	KUNIT_ASSERT_NOT_NULL(test, kw);
 	KUNIT_EXPECT_EQ(test, kw->addr, (unsigned long)&kw_var);
-	KUNIT_EXPECT_EQ(test, kw->length, 8);
+	KUNIT_EXPECT_EQ(test, kw->length, KW_LEN);
 	KUNIT_EXPECT_EQ(test, kw->type, KWATCH_WRITE);
 	KUNIT_EXPECT_TRUE(test, kw->handler == kw_count);
 
@@ -122,7 +200,7 @@ static void kwatch_write_fires_on_every_cpu(struct kunit *test)
 
 	/* Gone: writes fire nothing, and the number is free again. */
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(n), 0);
-	WRITE_ONCE(kw_var, v + 1);
+	kw_write(&kw_var, v + 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), total);
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(n), -EINVAL);
 }
@@ -133,14 +211,12 @@ static void kwatch_rw_and_lengths(struct kunit *test)
 	u8 *bytes = (u8 *)&kw_other[0];
 	int n, before;
 
-	n = register_kwatch((unsigned long)&kw_var, 8, KWATCH_RW, kw_count);
+	n = kw_watch(&kw_var, KWATCH_RW);
 	KUNIT_ASSERT_GE(test, n, 0);
-	preempt_disable();
-	(void)READ_ONCE(kw_var);
-	(void)READ_ONCE(kw_var);
-	WRITE_ONCE(kw_var, 5);
-	KUNIT_EXPECT_EQ(test, this_cpu_read(kw_hits), 3U);
-	preempt_enable();
+	kw_read(&kw_var);
+	kw_read(&kw_var);
+	kw_write(&kw_var, 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), 3);
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(n), 0);
 
 	/* Two bytes at offset 2: touching bytes 0, 1, 4 does not fire. */
@@ -148,11 +224,11 @@ static void kwatch_rw_and_lengths(struct kunit *test)
 			    kw_count);
 	KUNIT_ASSERT_GE(test, n, 0);
 	before = atomic_read(&kw_total);
-	WRITE_ONCE(bytes[0], 1);
-	WRITE_ONCE(bytes[1], 1);
-	WRITE_ONCE(bytes[4], 1);
+	kw_write_byte(&bytes[0], 1);
+	kw_write_byte(&bytes[1], 1);
+	kw_write_byte(&bytes[4], 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), before);
-	WRITE_ONCE(bytes[3], 1);
+	kw_write_byte(&bytes[3], 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), before + 1);
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(n), 0);
 
@@ -160,9 +236,9 @@ static void kwatch_rw_and_lengths(struct kunit *test)
 	n = register_kwatch((unsigned long)&bytes[7], 1, KWATCH_WRITE,
 			    kw_count);
 	KUNIT_ASSERT_GE(test, n, 0);
-	WRITE_ONCE(bytes[6], 1);
+	kw_write_byte(&bytes[6], 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), before + 1);
-	WRITE_ONCE(bytes[7], 1);
+	kw_write_byte(&bytes[7], 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), before + 2);
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(n), 0);
 }
@@ -172,15 +248,15 @@ static void kwatch_exec_fires_per_call(struct kunit *test)
 {
 	int n, i;
 
-	n = register_kwatch((unsigned long)kpt_target, sizeof(long),
+	n = register_kwatch((unsigned long)kpt_target, KW_INSN_LEN,
 			    KWATCH_EXEC, kw_count);
 	KUNIT_ASSERT_GE(test, n, 0);
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, kpt_target(i), i + 1);
+		KUNIT_EXPECT_EQ(test, kw_call_target(i), i + 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kw_bad_ctx), 0);
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(n), 0);
-	KUNIT_EXPECT_EQ(test, kpt_target(7), 8);
+	KUNIT_EXPECT_EQ(test, kw_call_target(7), 8);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), 3);
 }
 
@@ -209,9 +285,22 @@ static void kwatch_bad_requests(struct kunit *test)
 					      kw_count), -EINVAL);
 	KUNIT_EXPECT_EQ(test, register_kwatch(0, 1, KWATCH_WRITE, kw_count),
 			-EINVAL);
-	/* x86 wants sizeof(long) for an instruction; hw_breakpoint says so. */
-	KUNIT_EXPECT_EQ(test, register_kwatch((unsigned long)kpt_target, 1,
-					      KWATCH_EXEC, kw_count), -EINVAL);
+	/*
+	 * x86 wants sizeof(long) for an instruction; arm64 takes any length
+	 * and watches the instruction's four bytes.
+	 */
+	n[0] = register_kwatch((unsigned long)kpt_target, 1, KWATCH_EXEC,
+			       kw_count);
+	if (IS_ENABLED(CONFIG_ARM64)) {
+		KUNIT_EXPECT_GE(test, n[0], 0);
+		KUNIT_EXPECT_EQ(test, unregister_kwatch(n[0]), 0);
+	} else {
+		KUNIT_EXPECT_EQ(test, n[0], -EINVAL);
+	}
+	/* 32-bit x86 cannot watch eight bytes: hw_breakpoint's errno. */
+	if (IS_ENABLED(CONFIG_X86_32))
+		KUNIT_EXPECT_EQ(test, register_kwatch(var, 8, KWATCH_WRITE,
+						      kw_count), -EOPNOTSUPP);
 
 	/* Numbers that are not watches. */
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(-1), -EINVAL);
@@ -221,8 +310,7 @@ static void kwatch_bad_requests(struct kunit *test)
 
 	/* None of that took a register: all four are still there. */
 	for (i = 0; i < KWATCH_MAX; i++) {
-		n[i] = register_kwatch((unsigned long)&kw_other[i], 8,
-				       KWATCH_WRITE, kw_count);
+		n[i] = kw_watch(&kw_other[i], KWATCH_WRITE);
 		KUNIT_EXPECT_GE(test, n[i], 0);
 	}
 	for (i = 0; i < KWATCH_MAX; i++)
@@ -236,21 +324,18 @@ static void kwatch_fifth_is_busy(struct kunit *test)
 	int i, n[KWATCH_MAX], again;
 
 	for (i = 0; i < KWATCH_MAX; i++) {
-		n[i] = register_kwatch((unsigned long)&kw_other[i], 8,
-				       KWATCH_WRITE, kw_count);
+		n[i] = kw_watch(&kw_other[i], KWATCH_WRITE);
 		KUNIT_ASSERT_EQ(test, n[i], i);
 	}
-	KUNIT_EXPECT_EQ(test, register_kwatch((unsigned long)&kw_var, 8,
-					      KWATCH_WRITE, kw_count), -EBUSY);
+	KUNIT_EXPECT_EQ(test, kw_watch(&kw_var, KWATCH_WRITE), -EBUSY);
 	for (i = 0; i < KWATCH_MAX; i++) {
-		WRITE_ONCE(kw_other[i], i);
+		kw_write(&kw_other[i], i);
 		KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), i + 1);
 	}
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(n[2]), 0);
-	again = register_kwatch((unsigned long)&kw_var, 8, KWATCH_WRITE,
-				kw_count);
+	again = kw_watch(&kw_var, KWATCH_WRITE);
 	KUNIT_EXPECT_EQ(test, again, n[2]);
-	WRITE_ONCE(kw_var, 1);
+	kw_write(&kw_var, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), KWATCH_MAX + 1);
 	for (i = 0; i < KWATCH_MAX; i++)
 		KUNIT_EXPECT_EQ(test, unregister_kwatch(i), 0);
@@ -261,38 +346,66 @@ static void kw_perf_hit(struct perf_event *bp, struct perf_sample_data *d,
 {
 }
 
-/*
- * A perf breakpoint holds one debug register on every CPU: three watches
- * fit beside it, a fourth gets hw_breakpoint's -ENOSPC, and once perf
- * lets go the fourth fits.
- */
-static void kwatch_shares_registers_with_perf(struct kunit *test)
+/* A perf breakpoint on kw_var on every CPU (nothing here writes it). */
+static struct perf_event * __percpu *kw_perf_bp(void)
 {
-	struct perf_event * __percpu *perf_bp;
 	struct perf_event_attr attr;
-	int i, n[KWATCH_MAX];
 
 	hw_breakpoint_init(&attr);
 	attr.bp_addr = (unsigned long)&kw_var;
-	attr.bp_len = HW_BREAKPOINT_LEN_8;
+	attr.bp_len = KW_LEN;
 	attr.bp_type = HW_BREAKPOINT_W;
-	perf_bp = register_wide_hw_breakpoint(&attr, kw_perf_hit, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR((void __force *)perf_bp));
+	return register_wide_hw_breakpoint(&attr, kw_perf_hit, NULL);
+}
 
+/*
+ * Watches and perf breakpoints share the data debug registers (x86 has
+ * four, an arm64 CPU from two to sixteen): with perf holding all but
+ * three, three watches fit, a fourth gets hw_breakpoint's -ENOSPC, and
+ * once perf lets one go the fourth fits.
+ */
+static void kwatch_shares_registers_with_perf(struct kunit *test)
+{
+	struct perf_event * __percpu *perf_bp[KW_PERF_MAX];
+	int i, nperf, err, n[KWATCH_MAX];
+
+	/* 1. Count the registers: take them all with perf breakpoints. */
+	for (nperf = 0; nperf < KW_PERF_MAX; nperf++) {
+		perf_bp[nperf] = kw_perf_bp();
+		if (IS_ERR((void __force *)perf_bp[nperf]))
+			break;
+	}
+	err = nperf < KW_PERF_MAX ? PTR_ERR((void __force *)perf_bp[nperf]) :
+				    0;
+	KUNIT_EXPECT_EQ(test, err, -ENOSPC);
+	KUNIT_EXPECT_EQ(test, kw_watch(&kw_other[0], KWATCH_WRITE), -ENOSPC);
+	if (err != -ENOSPC || nperf < KWATCH_MAX) {
+		kunit_info(test, "%d data debug registers\n", nperf);
+		while (nperf--)
+			unregister_wide_hw_breakpoint(perf_bp[nperf]);
+		if (err == -ENOSPC)
+			kunit_skip(test, "fewer than %d registers", KWATCH_MAX);
+		return;
+	}
+
+	/* 2. Free three of them: three watches fit, a fourth does not. */
+	for (i = 0; i < KWATCH_MAX - 1; i++)
+		unregister_wide_hw_breakpoint(perf_bp[--nperf]);
 	for (i = 0; i < KWATCH_MAX - 1; i++) {
-		n[i] = register_kwatch((unsigned long)&kw_other[i], 8,
-				       KWATCH_WRITE, kw_count);
+		n[i] = kw_watch(&kw_other[i], KWATCH_WRITE);
 		KUNIT_EXPECT_GE(test, n[i], 0);
 	}
-	KUNIT_EXPECT_EQ(test, register_kwatch((unsigned long)&kw_other[i], 8,
-					      KWATCH_WRITE, kw_count),
-			-ENOSPC);
-	unregister_wide_hw_breakpoint(perf_bp);
-	n[i] = register_kwatch((unsigned long)&kw_other[i], 8, KWATCH_WRITE,
-			       kw_count);
+	KUNIT_EXPECT_EQ(test, kw_watch(&kw_other[i], KWATCH_WRITE), -ENOSPC);
+
+	/* 3. One more free register: the fourth watch fits. */
+	unregister_wide_hw_breakpoint(perf_bp[--nperf]);
+	n[i] = kw_watch(&kw_other[i], KWATCH_WRITE);
 	KUNIT_EXPECT_GE(test, n[i], 0);
 	for (i = 0; i < KWATCH_MAX; i++)
 		KUNIT_EXPECT_EQ(test, unregister_kwatch(n[i]), 0);
+	while (nperf--)
+		unregister_wide_hw_breakpoint(perf_bp[nperf]);
+	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), 0);
 }
 
 /*
@@ -301,28 +414,28 @@ static void kwatch_shares_registers_with_perf(struct kunit *test)
  */
 static void kwatch_follows_cpu_hotplug(struct kunit *test)
 {
-	int cpu = cpumask_last(cpu_online_mask), n, late = 0;
+	int cpu = cpumask_last(cpu_online_mask), n, mistimed = 0;
 
 	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU) || num_online_cpus() < 2)
 		kunit_skip(test, "needs a second CPU that can go offline");
 
-	n = register_kwatch((unsigned long)&kw_var, 8, KWATCH_WRITE, kw_count);
+	n = kw_watch(&kw_var, KWATCH_WRITE);
 	KUNIT_ASSERT_GE(test, n, 0);
 	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
 	KUNIT_EXPECT_EQ(test, add_cpu(cpu), 0);
-	KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here, &late,
-					      false), 0);
+	KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here,
+					      &mistimed, false), 0);
 	KUNIT_EXPECT_EQ(test, per_cpu(kw_hits, cpu), KW_WRITES);
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(n), 0);
 
 	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
-	n = register_kwatch((unsigned long)&kw_var, 8, KWATCH_WRITE, kw_count);
+	n = kw_watch(&kw_var, KWATCH_WRITE);
 	KUNIT_EXPECT_GE(test, n, 0);
 	KUNIT_EXPECT_EQ(test, add_cpu(cpu), 0);
-	KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here, &late,
-					      false), 0);
+	KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here,
+					      &mistimed, false), 0);
 	KUNIT_EXPECT_EQ(test, per_cpu(kw_hits, cpu), 2 * KW_WRITES);
-	KUNIT_EXPECT_EQ(test, late, 0);
+	KUNIT_EXPECT_EQ(test, mistimed, 0);
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(n), 0);
 }
 
@@ -371,7 +484,7 @@ static void kw_cpu_fully_online(void *cpu)
 static void kwatch_cpu_parked_half_way(struct kunit *test)
 {
 	long cpu = cpumask_last(cpu_online_mask);
-	int n, late = 0, total, ret;
+	int n, mistimed = 0, total, ret;
 
 	if (!IS_ENABLED(CONFIG_CPU_HOTPLUG_STATE_CONTROL) ||
 	    num_online_cpus() < 2)
@@ -387,18 +500,18 @@ static void kwatch_cpu_parked_half_way(struct kunit *test)
 			0);
 	KUNIT_ASSERT_TRUE(test, cpu_online(cpu));
 
-	n = register_kwatch((unsigned long)&kw_var, 8, KWATCH_WRITE, kw_count);
+	n = kw_watch(&kw_var, KWATCH_WRITE);
 	KUNIT_ASSERT_GE(test, n, 0);
 	KUNIT_ASSERT_EQ(test, kw_cpu_target(cpu, CPUHP_ONLINE), 0);
-	KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here, &late,
-					      false), 0);
+	KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here,
+					      &mistimed, false), 0);
 	KUNIT_EXPECT_EQ(test, per_cpu(kw_hits, cpu), KW_WRITES);
-	KUNIT_EXPECT_EQ(test, late, 0);
+	KUNIT_EXPECT_EQ(test, mistimed, 0);
 
 	KUNIT_EXPECT_EQ(test, unregister_kwatch(n), 0);
 	total = atomic_read(&kw_total);
-	KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here, &late,
-					      false), 0);
+	KUNIT_EXPECT_EQ(test, smp_call_on_cpu(cpu, kw_write_here,
+					      &mistimed, false), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&kw_total), total);
 }
 
@@ -433,8 +546,7 @@ static void kwatch_unregister_under_hits(struct kunit *test)
 		nthreads++;
 	}
 	for (round = 0; round < 10; round++) {
-		n = register_kwatch((unsigned long)&kw_var, 8, KWATCH_WRITE,
-				    kw_count);
+		n = kw_watch(&kw_var, KWATCH_WRITE);
 		KUNIT_EXPECT_GE(test, n, 0);
 		msleep(20);
 		KUNIT_EXPECT_EQ(test, unregister_kwatch(n), 0);
