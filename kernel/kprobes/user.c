@@ -48,6 +48,7 @@
 #include <linux/sched/mm.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
+#include <linux/uprobes.h>
 
 #include "internal.h"
 
@@ -492,10 +493,11 @@ static int kprobe_user_check_once_locked(struct kprobe_user *ku,
  * Return: 0; -EINVAL without @p->user, an inode, a handler, or for an
  * offset outside the file; -EBUSY when @p->user is registered already;
  * -ENOEXEC when the file's program headers put the offset outside
- * executable code; -EILSEQ when the symbol table shows it is inside an
- * instruction; -EIO for a file that can be neither read through its
- * address space (no ->read_folio) nor is shmem; -EDEADLK from a uprobe
- * handler; -ENOMEM; an error reading the file.
+ * executable code; -EILSEQ when it is not aligned as the architecture's
+ * instructions are (arm64: 4 bytes; checked at once) or the symbol table
+ * shows it is inside an instruction; -EIO for a file that can be neither
+ * read through its address space (no ->read_folio) nor is shmem;
+ * -EDEADLK from a uprobe handler; -ENOMEM; an error reading the file.
  */
 int register_kprobe_user(struct kprobe *p)
 {
@@ -512,6 +514,9 @@ int register_kprobe_user(struct kprobe *p)
 	if (!S_ISREG(ku->inode->i_mode) || ku->offset < 0 ||
 	    ku->offset >= i_size_read(ku->inode))
 		return -EINVAL;
+	/* Where instructions are aligned, a misaligned offset is inside one. */
+	if (!IS_ALIGNED(ku->offset, UPROBE_SWBP_INSN_SIZE))
+		return -EILSEQ;
 	if (!ku->inode->i_mapping->a_ops->read_folio &&
 	    !shmem_mapping(ku->inode->i_mapping))
 		return -EIO;
