@@ -280,10 +280,11 @@ def block_bisect():
 # ARCH=, matrix line).
 NOT_PORTED = "KPROBES=n (not ported yet)"
 ARCHS = [("x86_64", "all of it (see Features)", None, None),
-         ("i386", "kprobes, kretprobes, jprobes, jump optimization (the ftrace "
-          "site and watchpoint suites are x86_64-only)", "i386", "i386-defconfig"),
-         ("arm64", "kprobes, kretprobes, jprobes (no boost, jump optimization or "
-          "ftrace sites, as on stock)", "arm64", "arm64-defconfig"),
+         ("i386", "kprobes, kretprobes, jprobes, jump optimization, watchpoint "
+          "probes (the ftrace site suite is x86_64-only)", "i386", "i386-defconfig"),
+         ("arm64", "kprobes, kretprobes, jprobes, watchpoint and user-space probes "
+          "(no boost, jump optimization or ftrace sites, as on stock)", "arm64",
+          "arm64-defconfig"),
          ("riscv64", "kprobes, kretprobes, jprobes, stack traces through return probes "
           "(no boost, jump optimization or ftrace sites, as on stock)", "riscv",
           "riscv-defconfig")] + \
