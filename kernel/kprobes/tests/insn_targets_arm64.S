@@ -233,10 +233,17 @@ SYM_FUNC_START(kpt_a64_after_ret)
 	ret
 SYM_FUNC_END(kpt_a64_after_ret)
 
-/* Instructions that are refused: SVC, MSR DAIF, LDXR and its sequence. */
+/*
+ * Instructions that are refused: SVC, MSR DAIF, the hints that are not
+ * steppable (AUTIASP, WFI), LDXR and its sequence.  Never called.
+ */
 SYM_FUNC_START(kpt_a64_refused)
 .Lkpt_a64_refused_svc:
 	svc	#0
+.Lkpt_a64_refused_autiasp:
+	hint	#29			/* AUTIASP */
+.Lkpt_a64_refused_wfi:
+	wfi
 .Lkpt_a64_refused_msr:
 	msr	daifset, #2
 .Lkpt_a64_refused_mrs_daif:
@@ -276,6 +283,8 @@ KPT_A64_OFF nzcv, kpt_a64_nzcv, .Lkpt_a64_nzcv
 KPT_A64_OFF daif, kpt_a64_daif, .Lkpt_a64_daif
 KPT_A64_OFF refused_svc, kpt_a64_refused, .Lkpt_a64_refused_svc
 KPT_A64_OFF refused_msr, kpt_a64_refused, .Lkpt_a64_refused_msr
+KPT_A64_OFF refused_autiasp, kpt_a64_refused, .Lkpt_a64_refused_autiasp
+KPT_A64_OFF refused_wfi, kpt_a64_refused, .Lkpt_a64_refused_wfi
 KPT_A64_OFF refused_mrs_daif, kpt_a64_refused, .Lkpt_a64_refused_mrs_daif
 KPT_A64_OFF refused_ldxr, kpt_a64_refused, .Lkpt_a64_refused_ldxr
 KPT_A64_OFF refused_in_seq, kpt_a64_refused, .Lkpt_a64_refused_in_seq

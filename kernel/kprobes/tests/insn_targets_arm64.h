@@ -66,6 +66,7 @@ extern const long kpt_a64_tbnz_40_off, kpt_a64_adr_off, kpt_a64_adrp_off;
 extern const long kpt_a64_ldr_x_off, kpt_a64_ldr_w_off, kpt_a64_ldrsw_off;
 extern const long kpt_a64_prfm_off, kpt_a64_nzcv_off, kpt_a64_daif_off;
 extern const long kpt_a64_refused_svc_off, kpt_a64_refused_msr_off;
+extern const long kpt_a64_refused_autiasp_off, kpt_a64_refused_wfi_off;
 extern const long kpt_a64_refused_mrs_daif_off, kpt_a64_refused_ldxr_off;
 extern const long kpt_a64_refused_in_seq_off, kpt_a64_after_seq_off;
 

@@ -307,6 +307,7 @@ static void a64_refused(struct kunit *test)
 {
 	static const long *const refused[] = {
 		&kpt_a64_refused_svc_off, &kpt_a64_refused_msr_off,
+		&kpt_a64_refused_autiasp_off, &kpt_a64_refused_wfi_off,
 		&kpt_a64_refused_mrs_daif_off, &kpt_a64_refused_ldxr_off,
 		&kpt_a64_refused_in_seq_off,
 	};

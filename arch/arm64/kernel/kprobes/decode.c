@@ -60,9 +60,16 @@ static bool inside_exclusive_sequence(unsigned long addr)
 	return false;
 }
 
-/* 3. The system instruction class: hints, barriers, SYS, MSR, MRS. */
+/*
+ * 3. The system instruction class: hints, barriers, SYS, MSR, MRS.  Of the
+ * hints, only those the arm64 code calls steppable (NOP, BTI, the PAC
+ * signing ones): not the authentications, which may fault in the slot,
+ * nor WFI, WFE or the other waits and barrier hints, as on stock arm64.
+ */
 static bool system_insn_refused(u32 insn)
 {
+	if (aarch64_insn_is_hint(insn))
+		return !aarch64_insn_is_steppable_hint(insn);
 	if (aarch64_insn_is_msr_imm(insn) || aarch64_insn_is_msr_reg(insn))
 		return true;
 	if (aarch64_insn_is_mrs(insn))
