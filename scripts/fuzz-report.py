@@ -12,7 +12,8 @@ and, for ours, each spec has the stock kernel's result (accepted, or the
 same errno) unless the difference is one docs/testing.md documents: an
 instruction we refuse with -EOPNOTSUPP that the stock kernel steps
 (DOCUMENTED below).  Differences are listed with the instruction at the
-probed address (objdump of OBJ/vmlinux).  Exit code 1 if a run failed.
+probed address (objdump of OBJ/vmlinux: Debian's cross objdump for an
+arm64 or riscv kernel, $OBJDUMP when set).  Exit code 1 if a run failed.
 """
 import argparse
 import collections
@@ -99,6 +100,22 @@ class Run:
         return collections.Counter(r for _, _, r in self.regs.values() if r != "ok")
 
 
+# ELF e_machine of the kernels a cross objdump reads.
+CROSS_OBJDUMP = {183: "aarch64-linux-gnu-objdump", 243: "riscv64-linux-gnu-objdump"}
+
+
+def objdump_for(vmlinux):
+    """The objdump that reads vmlinux: $OBJDUMP, a cross one, or the host's."""
+    if os.environ.get("OBJDUMP"):
+        return os.environ["OBJDUMP"]
+    try:
+        with open(vmlinux, "rb") as f:
+            machine = int.from_bytes(f.read(20)[18:20], "little")
+    except OSError:
+        return "objdump"
+    return CROSS_OBJDUMP.get(machine, "objdump")
+
+
 class SymbolMap:
     def __init__(self, obj):
         self.obj = obj
@@ -116,7 +133,7 @@ class SymbolMap:
         start = self.addr[name] + int(off or "0", 0)
         try:
             out = subprocess.run(
-                ["objdump", "-d", "-w",
+                [objdump_for(os.path.join(self.obj, "vmlinux")), "-d", "-w",
                  f"--start-address={start:#x}", f"--stop-address={start + 16:#x}",
                  os.path.join(self.obj, "vmlinux")],
                 capture_output=True, text=True, check=False).stdout
