@@ -135,6 +135,9 @@ echo "FUZZ-INFO workload and flipper stopped after ${secs}s"
 read -r hits missed <<EOF
 $(awk '$1 ~ /^f[0-9]+$/ { h += $2; m += $3 } END { print h + 0, m + 0 }' $TR/kprobe_profile)
 EOF
+# Which events missed hits (recursion, or no free return instance).
+awk '$1 ~ /^f[0-9]+$/ && $3 > 0 { print "FUZZ-MISS " $1 " hits=" $2 " missed=" $3 }' \
+	$TR/kprobe_profile >/tmp/fuzz.miss
 [ -w $OPT ] && echo 1 >$OPT
 echo 0 >$TR/events/fuzz/enable 2>/dev/null
 if ! err=$( (echo >$TR/kprobe_events) 2>&1); then
@@ -148,5 +151,5 @@ left=$((left + probes_after - probes_before))
 if (ls / && cat /proc/meminfo) >/dev/null 2>&1; then alive=yes; else alive=no; fi
 # The results once more, now that the kernel is quiet: while probes were
 # registered, its messages could cut a FUZZ-REG line on the console.
-cat /tmp/fuzz.res
+cat /tmp/fuzz.res /tmp/fuzz.miss
 echo "FUZZ-SUM accepted=$accepted refused=$refused hits=$hits missed=$missed left=$left alive=$alive"
