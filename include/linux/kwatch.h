@@ -19,8 +19,9 @@ struct pt_regs;
  * Called on the CPU that made the access, with its registers: before an
  * instruction at a watched address executes, and for a data access, after
  * it where data watchpoints trap (x86) or before it where they fault
- * (arm64: the access completes once the handler returns).  It runs in the debug exception:
- * NMI-like context, it must not sleep or take locks that an NMI may not.
+ * (arm64: the access completes once the handler returns).  It runs in
+ * the debug exception: NMI-like context, it must not sleep or take locks
+ * that an NMI may not.
  */
 typedef void (*kwatch_handler_t)(struct kwatch *kw, struct pt_regs *regs);
 
