@@ -37,6 +37,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STRIP = os.path.join(ROOT, "series", "strip")
+# Lines of context a group may take to find its one place in a state.
+CONTEXT = 6
 SECTION = re.compile(r"^diff --git [ab]/(\S+) [ab]/\S+\n", re.M)
 
 
@@ -84,8 +86,8 @@ def find_once(lines, block):
 
 def edit_groups(base, edited, path):
     """The edit base -> edited as groups of consecutive changed lines:
-    (line before, removed lines, added lines, line after); the lines
-    around are None at the ends of the file."""
+    (lines before, removed lines, added lines, lines after), up to
+    CONTEXT lines around, fewer at the ends of the file."""
     lines = base.split("\n")
     whole = section_diff(base, edited, path, context=0)
     groups = []
@@ -98,24 +100,31 @@ def edit_groups(base, edited, path):
         # Removed lines are start..start+count-1 (1-based); an insertion
         # (count 0) goes after line start.
         first = start - 1 if count else start
-        before = lines[first - 1] if first > 0 else None
+        before = lines[max(0, first - CONTEXT):first]
         after_i = first + count
-        after = lines[after_i] if after_i < len(lines) else None
+        after = lines[after_i:after_i + CONTEXT]
         groups.append((before, removed, added, after))
     return groups
 
 
 def apply_group(lines, group):
-    """Apply one group where its text occurs once: with the lines around
-    it, else (a replacement of distinctive lines) the removed lines
-    alone.  Returns the new lines, or None."""
+    """Apply one group where its text occurs once: with the fewest lines
+    around it that make it unique (one on each side first; more where
+    that is ambiguous), else (a replacement of distinctive lines) the
+    removed lines alone.  Returns the new lines, or None."""
     before, removed, added, after = group
-    ctx_b = [before] if before is not None else []
-    ctx_a = [after] if after is not None else []
-    old = ctx_b + removed + ctx_a
-    at = find_once(lines, old)
-    if at is not None:
-        return lines[:at] + ctx_b + added + ctx_a + lines[at + len(old):]
+    # At least a line on each side (none only at an end of the file):
+    # one side alone can match far from where the group belongs.
+    pairs = sorted(((b, a) for b in range(min(1, len(before)), len(before) + 1)
+                    for a in range(min(1, len(after)), len(after) + 1)),
+                   key=lambda p: (p[0] + p[1], abs(p[0] - p[1])))
+    for nb, na in pairs:
+        ctx_b = before[len(before) - nb:]
+        ctx_a = after[:na]
+        old = ctx_b + removed + ctx_a
+        at = find_once(lines, old)
+        if at is not None:
+            return lines[:at] + ctx_b + added + ctx_a + lines[at + len(old):]
     if len("".join(removed).replace(" ", "").replace("\t", "")) < 30:
         return None	# an insertion, or too little text to be sure
     at = find_once(lines, removed)
