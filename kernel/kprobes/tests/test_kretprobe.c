@@ -26,6 +26,8 @@ struct rp_ctx {
 	struct task_struct *last_task;
 	bool data_ok;
 	bool skip_all;
+	bool irqs_off;
+	bool preempt_off;
 };
 
 static struct rp_ctx *rp_ctx_of(struct kretprobe_instance *ri)
@@ -51,6 +53,8 @@ static int rp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	c->last_ret = regs_return_value(regs);
 	c->last_ret_addr = get_kretprobe_retaddr(ri);
 	c->last_task = ri->task;
+	c->irqs_off = irqs_disabled();
+	c->preempt_off = !preemptible();
 	if (c->rp.data_size >= sizeof(u64))
 		c->data_ok = *(u64 *)ri->data == 0x5eed5eedULL;
 	return 0;
@@ -100,6 +104,14 @@ static void rp_handler_sees_return(struct kunit *test)
 	KUNIT_EXPECT_LT(test, c->last_ret_addr,
 			(unsigned long)rp_handler_sees_return + 4096);
 	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
+	/*
+	 * The handler runs with preemption off; with interrupts as the
+	 * function returned (on, here), but on arm64, where they are off
+	 * as under stock arm64's BRK trampoline.
+	 */
+	KUNIT_EXPECT_TRUE(test, c->preempt_off);
+	KUNIT_EXPECT_EQ(test, c->irqs_off, IS_ENABLED(CONFIG_ARM64));
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 	unregister_kretprobe(&c->rp);
 	kpt_target(1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 1);

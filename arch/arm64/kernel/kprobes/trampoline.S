@@ -14,7 +14,7 @@
  * except X30, which gets the real return address: what the function's
  * own RET left there.  RET through it needs no other register and no
  * trap, and changes no flag.  DAIF is never touched here: the C code
- * leaves interrupts as it found them.
+ * turns interrupts off around the handlers and back as it found them.
  */
 #include <linux/linkage.h>
 #include <asm/asm-offsets.h>
