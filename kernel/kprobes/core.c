@@ -35,8 +35,14 @@
  *   out-of-line copy either (the arch keeps interrupts off there, or, on
  *   kernels without preemption, an interrupt cannot schedule).  So once
  *   a site is disarmed and unlinked, one synchronize_rcu() guarantees
- *   that no CPU still runs one of its handlers or executes in its slot;
- *   only then are the site, its slot and the caller's kprobes released.
+ *   that no CPU still looks it up, runs one of its handlers or executes
+ *   in its slot.
+ *
+ *   Unregistration does not wait that long.  Its caller needs only its
+ *   own kprobes back, and only the CPUs inside a hit can still use them:
+ *   kprobe_hits_quiesce() (hit.c) waits for those.  The sites left
+ *   without probes go to the reaper, which frees them, and their slots,
+ *   after one grace period for all of them.
  *
  *   A site is always disarmed before it is unhashed: a CPU that traps on
  *   a breakpoint must find its site.  A site left without probes stays
@@ -52,6 +58,7 @@
 #include <linux/memory.h>
 #include <linux/kallsyms.h>
 #include <linux/init.h>
+#include <linux/workqueue.h>
 #include <asm/sections.h>
 
 #include "internal.h"
@@ -60,6 +67,7 @@
 DEFINE_MUTEX(kprobe_mutex);
 
 struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
+static LIST_HEAD(kprobe_reap_sites);		/* struct kprobe_site.link */
 static LIST_HEAD(kprobe_gone_sites);		/* struct kprobe_site.link */
 static LIST_HEAD(kprobe_dirty_sites);		/* struct kprobe_site.dirty */
 static bool kprobes_disarmed;			/* debugfs "enabled" is 0 */
@@ -503,6 +511,31 @@ static void site_unhash_dead_locked(struct list_head *dead)
 	}
 }
 
+/*
+ * The reaper: frees the sites that unregistration left without probes,
+ * one grace period after they were unhashed (see "RCU" at the top).
+ */
+static void kprobe_reaper(struct work_struct *work)
+{
+	struct kprobe_site *site, *tmp;
+	LIST_HEAD(reap);
+
+	mutex_lock(&kprobe_mutex);
+	list_splice_init(&kprobe_reap_sites, &reap);
+	mutex_unlock(&kprobe_mutex);
+	if (list_empty(&reap))
+		return;
+
+	synchronize_rcu();
+
+	mutex_lock(&kprobe_mutex);
+	list_for_each_entry_safe(site, tmp, &reap, link)
+		site_free_locked(site);
+	mutex_unlock(&kprobe_mutex);
+}
+
+static DECLARE_WORK(kprobe_reap_work, kprobe_reaper);
+
 /**
  * kprobes_unregister_batch - remove the kprobes inside several objects
  * @objs: the objects (kprobes, jprobes, kretprobes, ...)
@@ -510,12 +543,13 @@ static void site_unhash_dead_locked(struct list_head *dead)
  * @kp_offset: where the &struct kprobe sits in each object
  *
  * Probes that are not registered are skipped.  Returns once no handler of
- * any of them can run any more; all of them share one grace period.
+ * any of them runs or can run any more, without waiting for a grace
+ * period: see "RCU" at the top.
  */
 void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset)
 {
-	struct kprobe_site *site, *tmp;
 	LIST_HEAD(dead);
+	bool reap;
 	int i;
 
 	if (num <= 0)
@@ -528,18 +562,15 @@ void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset)
 		kprobe_detach_text_locked(objs[i] + kp_offset, &dead);
 	kprobe_batch_commit_unlock();
 	site_unhash_dead_locked(&dead);
+	/* 2. The sites left without probes go to the reaper. */
+	reap = !list_empty(&dead);
+	list_splice_tail(&dead, &kprobe_reap_sites);
 	mutex_unlock(&kprobe_mutex);
+	if (reap)
+		schedule_work(&kprobe_reap_work);
 
-	/* 2. One grace period for all (see "RCU" at the top). */
-	synchronize_rcu();
-
-	/* 3. Free the sites left without probes. */
-	if (list_empty(&dead))
-		return;
-	mutex_lock(&kprobe_mutex);
-	list_for_each_entry_safe(site, tmp, &dead, link)
-		site_free_locked(site);
-	mutex_unlock(&kprobe_mutex);
+	/* 3. Wait for the CPUs that may still be using the probes. */
+	kprobe_hits_quiesce();
 }
 
 /**
@@ -548,7 +579,7 @@ void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset)
  * @num: how many
  *
  * Probes that are not registered are skipped.  Returns once no handler of
- * any of them can run any more; all of them share one grace period.
+ * any of them runs or can run any more.
  */
 void unregister_kprobes(struct kprobe **kps, int num)
 {

@@ -47,6 +47,7 @@
 #include <linux/kprobes.h>
 #include <linux/preempt.h>
 #include <linux/cpumask.h>
+#include <linux/smp.h>
 #include <kunit/visibility.h>
 
 #include "internal.h"
@@ -54,6 +55,7 @@
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+DEFINE_PER_CPU(unsigned long, kprobe_hits_ended);
 
 /* Breakpoint traps handled by kprobes on this CPU. */
 DEFINE_PER_CPU(unsigned long, kprobe_traps);
@@ -130,7 +132,10 @@ static nokprobe_inline void frame_pop(struct kprobe_frame *f)
 	barrier();
 	__this_cpu_dec(kprobe_ctlblk.depth);
 	barrier();
-	__this_cpu_write(current_kprobe, prev);
+	if (prev)
+		__this_cpu_write(current_kprobe, prev);
+	else
+		kprobe_running_end();
 }
 
 /* The frame frame_push_first() pushed; handlers push theirs above it. */
@@ -144,7 +149,7 @@ static nokprobe_inline void frame_pop_first(void)
 {
 	__this_cpu_write(kprobe_ctlblk.depth, 0);
 	barrier();
-	__this_cpu_write(current_kprobe, NULL);
+	kprobe_running_end();
 }
 
 static void site_count_miss(struct kprobe_site *site)
@@ -419,14 +424,20 @@ bool __kprobes kprobe_site_hit_optimized(struct kprobe_site *site,
 
 	/* An RCU-sched reader for the probe list; handlers do not migrate. */
 	preempt_disable_notrace();
-	if (kprobe_running() || READ_ONCE(site->opt) != KPROBE_OPT_DONE) {
+	if (kprobe_running()) {
 		site_count_miss(site);
 		goto out;
 	}
+	/* The frame first: the walk of the probes is then a hit in flight. */
 	frame_push_first(site);
+	if (READ_ONCE(site->opt) != KPROBE_OPT_DONE) {
+		site_count_miss(site);
+		goto pop;
+	}
 	instruction_pointer_set(regs, (unsigned long)site->addr +
 				      KPROBE_BREAKPOINT_SIZE);
 	took_over = site_run_pre(site, regs, HIT_DETOUR);
+pop:
 	frame_pop_first();
 out:
 	preempt_enable_notrace();
@@ -581,7 +592,7 @@ NOKPROBE_SYMBOL(kprobe_busy_begin);
  */
 void kprobe_busy_end(void)
 {
-	__this_cpu_write(current_kprobe, NULL);
+	kprobe_running_end();
 	preempt_enable();
 }
 EXPORT_SYMBOL_GPL(kprobe_busy_end);
@@ -606,3 +617,58 @@ unsigned long kprobe_trap_count(void)
 	return sum;
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_trap_count);
+
+/*
+ * For kprobe_hits_quiesce(): is @cpu out of the hit it was in when its
+ * count of ended hits was @seen?
+ */
+static bool cpu_left_hit(int cpu, unsigned long seen)
+{
+	/* Acquire: pairs with the releases of kprobe_running_end(). */
+	if (!smp_load_acquire(per_cpu_ptr(&current_kprobe, cpu)))
+		return true;
+	/* Acquire: the same. */
+	return smp_load_acquire(per_cpu_ptr(&kprobe_hits_ended, cpu)) != seen;
+}
+
+/**
+ * kprobe_hits_quiesce - wait for the hits in flight on the other CPUs
+ *
+ * For unregistration: the caller has taken probes off their sites (and
+ * return probes off their pools).  When this returns, no CPU runs a
+ * handler of those probes or reads them any more, and their owner may
+ * free them.  It waits for the CPUs that are inside a hit, not for a
+ * grace period:
+ *
+ *   1. One interrupt round trip to every other online CPU.  A hit that
+ *      runs with interrupts off (every breakpoint hit) holds the round
+ *      trip up until it is over.  One that runs with interrupts on
+ *      (through an optimized jump or ftrace, a return handler) may take
+ *      it in the middle: its kprobe_running() is then visible here.  A
+ *      hit that starts after the round trip finds the probes gone.
+ *   2. For each CPU whose kprobe_running() is set now, wait until it is
+ *      NULL or its count of ended hits moves: the hit seen in step 1, or
+ *      a later one, is then over.  kprobe_running_end() makes both
+ *      stores releases, which the acquires here pair with.
+ *
+ * Context: process context, no kprobes lock held; might sleep.
+ */
+void kprobe_hits_quiesce(void)
+{
+	int cpu;
+
+	might_sleep();
+	/* 1. */
+	kick_all_cpus_sync();
+	/* 2. */
+	for_each_online_cpu(cpu) {
+		unsigned long *ended = per_cpu_ptr(&kprobe_hits_ended, cpu);
+		/* Acquire: pairs with the releases of kprobe_running_end(). */
+		unsigned long seen = smp_load_acquire(ended);
+
+		while (!cpu_left_hit(cpu, seen)) {
+			cpu_relax();
+			cond_resched();
+		}
+	}
+}

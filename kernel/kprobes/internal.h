@@ -67,6 +67,27 @@ __kprobe_site_find(kprobe_opcode_t *addr, bool cond)
 	return NULL;
 }
 
+/* hit.c: the end of a hit, and waiting for the hits in flight */
+void kprobe_hits_quiesce(void);
+
+/* Per CPU: how many times kprobe_running() went back to NULL. */
+DECLARE_PER_CPU(unsigned long, kprobe_hits_ended);
+
+/*
+ * End this CPU's outermost hit, return handler or busy section.  Whoever
+ * reads either store after the change also sees every access the
+ * handlers made, and may free what they used: see kprobe_hits_quiesce().
+ */
+static __always_inline void kprobe_running_end(void)
+{
+	unsigned long *ended = this_cpu_ptr(&kprobe_hits_ended);
+
+	/* Release: pairs with the acquires of kprobe_hits_quiesce(). */
+	smp_store_release(this_cpu_ptr(&current_kprobe), NULL);
+	/* Release: the same, for a waiter that sees the count move. */
+	smp_store_release(ended, *ended + 1);
+}
+
 /**
  * struct kprobe_site_kind - what differs between the kinds of probe site
  * @prepare: check the instruction at the new site's address and make

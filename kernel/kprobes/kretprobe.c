@@ -20,10 +20,12 @@
  * instance may still be in flight when its probe is unregistered: the
  * real return address must never be lost.  The pool counts a reference
  * per instance in flight plus one for the registration.  Unregistering
- * clears the pool's back pointer (no handler runs from then on), waits
- * for a grace period and drops the registration's reference; whoever
- * drops the last one, possibly a return in interrupt or NMI context,
- * queues an irq_work that hands the freeing to a workqueue.
+ * clears the pool's back pointer (no handler starts from then on), waits
+ * for the return handlers that saw it set (kprobe_hits_quiesce(): the
+ * trampoline is busy before it reads the pointer) and drops the
+ * registration's reference; whoever drops the last one, possibly a
+ * return in interrupt or NMI context, queues an irq_work that hands the
+ * freeing to a workqueue.
  */
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
@@ -165,7 +167,7 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	/* 4. Recycle and return. */
 	chain->first = ri->llist.next;
 	instance_put(ri);
-	__this_cpu_write(current_kprobe, NULL);
+	kprobe_running_end();
 	preempt_enable();
 	return ret;
 }
@@ -339,8 +341,8 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 			RCU_INIT_POINTER(rps[i]->pool->rp, NULL);
 	}
 	/*
-	 * 2. Remove the entry probes.  The one grace period this waits for
-	 * also covers the return handlers that saw the probes alive.
+	 * 2. Remove the entry probes.  The wait for the hits in flight
+	 * that this ends with covers the return handlers too.
 	 */
 	kprobes_unregister_batch((void *const *)rps, num,
 				 offsetof(struct kretprobe, kp));

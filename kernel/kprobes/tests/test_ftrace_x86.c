@@ -9,7 +9,8 @@
  * show them, that register changes and a redirect take effect, re-entry,
  * several probes at one site, batches, kretprobes and jprobes there, and
  * the IPMODIFY claim: which probes take it, that ftrace refuses a second
- * claimant, and that a refused registration leaves no trace.
+ * claimant, and that a refused registration leaves no trace; and that
+ * unregistration waits for a handler in flight.
  */
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
@@ -521,6 +522,37 @@ static void ft_jprobe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->norder, 3);
 }
 
+struct ft_inflight {
+	struct kprobe kp;
+	struct kpt_inflight f;
+};
+
+static int ft_inflight_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpt_inflight_hold(&container_of(p, struct ft_inflight, kp)->f);
+	return 0;
+}
+
+static void ft_inflight_unregister(void *p)
+{
+	unregister_kprobe(p);
+}
+
+/* The ftrace handler runs with interrupts on: unregistration waits. */
+static void ft_unregister_waits(struct kunit *test)
+{
+	struct ft_inflight *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	k->f.call = kpft_target;
+	k->kp.symbol_name = "kpft_target_fn";
+	k->kp.pre_handler = ft_inflight_pre;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &k->kp), 0);
+	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(&k->kp));
+	kpt_expect_unregister_waits(test, &k->f, ft_inflight_unregister,
+				    &k->kp);
+}
+
 static struct kunit_case ft_cases[] = {
 	KUNIT_CASE(ft_entry_probe_goes_through_ftrace),
 	KUNIT_CASE(ft_inside_the_call_is_refused),
@@ -532,6 +564,7 @@ static struct kunit_case ft_cases[] = {
 	KUNIT_CASE(ft_batch_mixed),
 	KUNIT_CASE(ft_kretprobe),
 	KUNIT_CASE(ft_jprobe),
+	KUNIT_CASE(ft_unregister_waits),
 	{}
 };
 

@@ -428,6 +428,43 @@ static void opt_flip_while_hit(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
 }
 
+struct opt_inflight {
+	struct kprobe kp;
+	struct kpt_inflight f;
+};
+
+static int opt_inflight_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpt_inflight_hold(&container_of(p, struct opt_inflight, kp)->f);
+	return 0;
+}
+
+static int opt_inflight_call(int x)
+{
+	return kpt_opt_plain(x);
+}
+
+static void opt_inflight_unregister(void *p)
+{
+	unregister_kprobe(p);
+}
+
+/* Through the jump the handler runs with interrupts on: unregister waits. */
+static void opt_unregister_waits(struct kunit *test)
+{
+	struct opt_inflight *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	k->f.call = opt_inflight_call;
+	k->kp.addr = (kprobe_opcode_t *)PLAIN_AT;
+	k->kp.pre_handler = opt_inflight_pre;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &k->kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&k->kp));
+	kpt_expect_unregister_waits(test, &k->f, opt_inflight_unregister,
+				    &k->kp);
+}
+
 static struct kunit_case opt_cases[] = {
 	KUNIT_CASE(opt_hit_takes_the_detour),
 	KUNIT_CASE(opt_rip_relative_copy),
@@ -439,6 +476,7 @@ static struct kunit_case opt_cases[] = {
 	KUNIT_CASE(opt_switch_unoptimizes_all),
 	KUNIT_CASE(opt_nested_hit_is_missed),
 	KUNIT_CASE_SLOW(opt_flip_while_hit),
+	KUNIT_CASE(opt_unregister_waits),
 	{}
 };
 

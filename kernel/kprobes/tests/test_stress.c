@@ -6,6 +6,11 @@
  * handler never runs on a probe that unregister_kprobe() already
  * returned for (its memory is poisoned right after, and kept until the
  * test ends).
+ *
+ * The kprobes_unregister suite makes the last point certain rather than
+ * likely: a handler holds on while the probe is unregistered, in each
+ * way a hit can run: breakpoint and return handler here, optimized jump
+ * in test_opt.c, ftrace in test_ftrace_x86.c.
  */
 #include <kunit/test.h>
 #include <linux/kprobes.h>
@@ -14,6 +19,7 @@
 #include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/cpumask.h>
+#include <linux/sched.h>
 
 #include "tests.h"
 
@@ -154,6 +160,183 @@ static void stress_register_while_hitting(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->dead_hits), 0);
 }
 
+/* How long the first handler holds on: far longer than unregistering. */
+#define INFLIGHT_HOLD_MS	50
+#define INFLIGHT_WAIT_SECONDS	20
+
+/**
+ * kpt_inflight_hold - the handler's part of kpt_expect_unregister_waits()
+ * @f: the test's state
+ */
+void kpt_inflight_hold(struct kpt_inflight *f)
+{
+	if (READ_ONCE(f->returned))
+		atomic_inc(&f->late);
+	if (atomic_inc_return(&f->entered) != 1)
+		return;
+	mdelay(INFLIGHT_HOLD_MS);
+	if (READ_ONCE(f->returned))
+		atomic_inc(&f->late);
+}
+
+static int inflight_caller(void *data)
+{
+	struct kpt_inflight *f = data;
+	int i = 0;
+
+	while (!READ_ONCE(f->stop)) {
+		f->call(i++);
+		cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/**
+ * kpt_expect_unregister_waits - unregister while a handler holds on
+ * @test: the test
+ * @f: its state, zeroed but for @f->call; the probe on @f->call is
+ *	registered and its handler calls kpt_inflight_hold(@f)
+ * @unregister: unregisters @probe
+ * @probe: the probe
+ */
+void kpt_expect_unregister_waits(struct kunit *test, struct kpt_inflight *f,
+				 void (*unregister)(void *probe), void *probe)
+{
+	struct task_struct *t;
+	unsigned long deadline;
+	unsigned int cpu;
+
+	/* The caller's CPU is another than ours, for the whole test. */
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	if (cpu >= nr_cpu_ids) {
+		migrate_enable();
+		unregister(probe);
+		kunit_mark_skipped(test, "needs a second CPU");
+		return;
+	}
+	t = kthread_run_on_cpu(inflight_caller, f, cpu, "kpt_inflight/%u");
+	if (IS_ERR(t)) {
+		migrate_enable();
+		unregister(probe);
+		KUNIT_FAIL(test, "no thread for CPU %u", cpu);
+		return;
+	}
+
+	/* The first hit is on its way or holding on: unregister now. */
+	deadline = jiffies + INFLIGHT_WAIT_SECONDS * HZ;
+	while (!atomic_read(&f->entered) && time_before(jiffies, deadline))
+		cond_resched();
+	unregister(probe);
+	WRITE_ONCE(f->returned, true);
+
+	WRITE_ONCE(f->stop, true);
+	kthread_stop(t);
+	migrate_enable();
+	KUNIT_EXPECT_GT(test, atomic_read(&f->entered), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->late), 0);
+}
+
+struct inflight_kprobe {
+	struct kprobe kp;
+	struct kpt_inflight f;
+};
+
+static int inflight_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpt_inflight_hold(&container_of(p, struct inflight_kprobe, kp)->f);
+	return 0;
+}
+
+static void inflight_unregister_kprobe(void *p)
+{
+	unregister_kprobe(p);
+}
+
+static struct inflight_kprobe *inflight_kprobe(struct kunit *test)
+{
+	struct inflight_kprobe *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	k->f.call = kpt_target;
+	k->kp.symbol_name = "kpt_target_fn";
+	k->kp.pre_handler = inflight_pre;
+	return k;
+}
+
+static void inflight_post(struct kprobe *p, struct pt_regs *regs,
+			  unsigned long flags)
+{
+}
+
+/*
+ * A breakpoint hit holds interrupts off: the text sync waits for it.  The
+ * post handler keeps the probe off jump optimization: every hit traps.
+ */
+static void unregister_waits_breakpoint(struct kunit *test)
+{
+	struct inflight_kprobe *k = inflight_kprobe(test);
+
+	k->kp.post_handler = inflight_post;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &k->kp), 0);
+	kpt_expect_unregister_waits(test, &k->f, inflight_unregister_kprobe,
+				    &k->kp);
+}
+
+#ifdef CONFIG_KRETPROBES
+struct inflight_kretprobe {
+	struct kretprobe rp;
+	struct kpt_inflight f;
+};
+
+static int inflight_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	kpt_inflight_hold(&container_of(rp, struct inflight_kretprobe, rp)->f);
+	return 0;
+}
+
+static void inflight_unregister_kretprobe(void *rp)
+{
+	unregister_kretprobe(rp);
+}
+
+/* A return handler runs from the trampoline, with interrupts on. */
+static void unregister_waits_return(struct kunit *test)
+{
+	struct inflight_kretprobe *k = kunit_kzalloc(test, sizeof(*k),
+						     GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	k->f.call = kpt_target;
+	k->rp.kp.symbol_name = "kpt_target_fn";
+	k->rp.handler = inflight_ret;
+	k->rp.maxactive = 8;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&k->rp), 0);
+	kpt_expect_unregister_waits(test, &k->f, inflight_unregister_kretprobe,
+				    &k->rp);
+}
+#else
+static void unregister_waits_return(struct kunit *test)
+{
+	kunit_skip(test, "CONFIG_KRETPROBES is off");
+}
+#endif
+
+static struct kunit_case unregister_cases[] = {
+	KUNIT_CASE(unregister_waits_breakpoint),
+	KUNIT_CASE(unregister_waits_return),
+	{}
+};
+
+static struct kunit_suite unregister_suite = {
+	.name = "kprobes_unregister",
+	.test_cases = unregister_cases,
+};
+
 static struct kunit_case stress_cases[] = {
 	KUNIT_CASE_SLOW(stress_register_while_hitting),
 	{}
@@ -164,4 +347,4 @@ static struct kunit_suite stress_suite = {
 	.test_cases = stress_cases,
 };
 
-kunit_test_suite(stress_suite);
+kunit_test_suites(&stress_suite, &unregister_suite);

@@ -105,6 +105,27 @@ static inline int kpt_register(struct kunit *test, struct kprobe *p)
 	return kunit_add_action_or_reset(test, kpt_unregister_action, p);
 }
 
+/*
+ * Unregistration against a handler in flight (test_stress.c): a thread
+ * on another CPU calls @call in a loop; the first handler to run holds
+ * on for a while; the test unregisters meanwhile and then sets
+ * @returned.  A handler that finds @returned set, on entry or after
+ * holding on, ran after unregistration returned: @late counts those.
+ */
+struct kpt_inflight {
+	int (*call)(int x);
+	atomic_t entered;
+	atomic_t late;
+	bool returned;
+	bool stop;
+};
+
+/* What the probe's handler calls. */
+void kpt_inflight_hold(struct kpt_inflight *f);
+/* Run the test: @unregister(@probe) while the first handler holds on. */
+void kpt_expect_unregister_waits(struct kunit *test, struct kpt_inflight *f,
+				 void (*unregister)(void *probe), void *probe);
+
 /* Forget a previous registration's resolved address. */
 static inline void kpt_reset(struct kprobe *p)
 {
