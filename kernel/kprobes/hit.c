@@ -658,6 +658,7 @@ void kprobe_hits_quiesce(void)
 	int cpu;
 
 	might_sleep();
+	lockdep_assert_not_held(&kprobe_mutex);
 	/* 1. */
 	kick_all_cpus_sync();
 	/* 2. */

@@ -522,35 +522,15 @@ static void ft_jprobe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->norder, 3);
 }
 
-struct ft_inflight {
-	struct kprobe kp;
-	struct kpt_inflight f;
-};
-
-static int ft_inflight_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	kpt_inflight_hold(&container_of(p, struct ft_inflight, kp)->f);
-	return 0;
-}
-
-static void ft_inflight_unregister(void *p)
-{
-	unregister_kprobe(p);
-}
-
 /* The ftrace handler runs with interrupts on: unregistration waits. */
 static void ft_unregister_waits(struct kunit *test)
 {
-	struct ft_inflight *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	struct kpt_inflight_kprobe *k = kpt_inflight_kprobe(test, kpft_target);
 
-	KUNIT_ASSERT_NOT_NULL(test, k);
-	k->f.call = kpft_target;
 	k->kp.symbol_name = "kpft_target_fn";
-	k->kp.pre_handler = ft_inflight_pre;
 	KUNIT_ASSERT_EQ(test, kpt_register(test, &k->kp), 0);
 	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(&k->kp));
-	kpt_expect_unregister_waits(test, &k->f, ft_inflight_unregister,
-				    &k->kp);
+	kpt_expect_kprobe_unregister_waits(test, k);
 }
 
 static struct kunit_case ft_cases[] = {

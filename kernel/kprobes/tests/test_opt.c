@@ -428,41 +428,22 @@ static void opt_flip_while_hit(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
 }
 
-struct opt_inflight {
-	struct kprobe kp;
-	struct kpt_inflight f;
-};
-
-static int opt_inflight_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	kpt_inflight_hold(&container_of(p, struct opt_inflight, kp)->f);
-	return 0;
-}
-
 static int opt_inflight_call(int x)
 {
 	return kpt_opt_plain(x);
 }
 
-static void opt_inflight_unregister(void *p)
-{
-	unregister_kprobe(p);
-}
-
 /* Through the jump the handler runs with interrupts on: unregister waits. */
 static void opt_unregister_waits(struct kunit *test)
 {
-	struct opt_inflight *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	struct kpt_inflight_kprobe *k;
 
-	KUNIT_ASSERT_NOT_NULL(test, k);
-	k->f.call = opt_inflight_call;
+	k = kpt_inflight_kprobe(test, opt_inflight_call);
 	k->kp.addr = (kprobe_opcode_t *)PLAIN_AT;
-	k->kp.pre_handler = opt_inflight_pre;
 	KUNIT_ASSERT_EQ(test, kpt_register(test, &k->kp), 0);
 	wait_for_kprobe_optimizer();
 	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&k->kp));
-	kpt_expect_unregister_waits(test, &k->f, opt_inflight_unregister,
-				    &k->kp);
+	kpt_expect_kprobe_unregister_waits(test, k);
 }
 
 static struct kunit_case opt_cases[] = {

@@ -239,14 +239,9 @@ void kpt_expect_unregister_waits(struct kunit *test, struct kpt_inflight *f,
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->late), 0);
 }
 
-struct inflight_kprobe {
-	struct kprobe kp;
-	struct kpt_inflight f;
-};
-
 static int inflight_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	kpt_inflight_hold(&container_of(p, struct inflight_kprobe, kp)->f);
+	kpt_inflight_hold(&container_of(p, struct kpt_inflight_kprobe, kp)->f);
 	return 0;
 }
 
@@ -255,15 +250,35 @@ static void inflight_unregister_kprobe(void *p)
 	unregister_kprobe(p);
 }
 
-static struct inflight_kprobe *inflight_kprobe(struct kunit *test)
+/**
+ * kpt_inflight_kprobe - a kprobe for kpt_expect_kprobe_unregister_waits()
+ * @test: the test, which owns the memory
+ * @call: what the thread on the other CPU calls, through the probe
+ *
+ * Return: the probe, its pre handler set; the caller sets where it goes.
+ */
+struct kpt_inflight_kprobe *kpt_inflight_kprobe(struct kunit *test,
+						int (*call)(int x))
 {
-	struct inflight_kprobe *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	struct kpt_inflight_kprobe *k = kunit_kzalloc(test, sizeof(*k),
+						      GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, k);
-	k->f.call = kpt_target;
-	k->kp.symbol_name = "kpt_target_fn";
+	k->f.call = call;
 	k->kp.pre_handler = inflight_pre;
 	return k;
+}
+
+/**
+ * kpt_expect_kprobe_unregister_waits - the test for a registered kprobe
+ * @test: the test
+ * @k: the probe, from kpt_inflight_kprobe()
+ */
+void kpt_expect_kprobe_unregister_waits(struct kunit *test,
+					struct kpt_inflight_kprobe *k)
+{
+	kpt_expect_unregister_waits(test, &k->f, inflight_unregister_kprobe,
+				    &k->kp);
 }
 
 static void inflight_post(struct kprobe *p, struct pt_regs *regs,
@@ -277,12 +292,12 @@ static void inflight_post(struct kprobe *p, struct pt_regs *regs,
  */
 static void unregister_waits_breakpoint(struct kunit *test)
 {
-	struct inflight_kprobe *k = inflight_kprobe(test);
+	struct kpt_inflight_kprobe *k = kpt_inflight_kprobe(test, kpt_target);
 
+	k->kp.symbol_name = "kpt_target_fn";
 	k->kp.post_handler = inflight_post;
 	KUNIT_ASSERT_EQ(test, kpt_register(test, &k->kp), 0);
-	kpt_expect_unregister_waits(test, &k->f, inflight_unregister_kprobe,
-				    &k->kp);
+	kpt_expect_kprobe_unregister_waits(test, k);
 }
 
 #ifdef CONFIG_KRETPROBES

@@ -126,6 +126,18 @@ void kpt_inflight_hold(struct kpt_inflight *f);
 void kpt_expect_unregister_waits(struct kunit *test, struct kpt_inflight *f,
 				 void (*unregister)(void *probe), void *probe);
 
+/* A kprobe whose pre handler holds on; the caller says where it goes. */
+struct kpt_inflight_kprobe {
+	struct kprobe kp;
+	struct kpt_inflight f;
+};
+
+struct kpt_inflight_kprobe *kpt_inflight_kprobe(struct kunit *test,
+						int (*call)(int x));
+/* kpt_expect_unregister_waits() for @k, registered. */
+void kpt_expect_kprobe_unregister_waits(struct kunit *test,
+					struct kpt_inflight_kprobe *k);
+
 /* Forget a previous registration's resolved address. */
 static inline void kpt_reset(struct kprobe *p)
 {
