@@ -198,12 +198,18 @@ static inline bool kprobe_site_via_detour(struct kprobe_site *site)
  *   KPROBE_STEP_DETOUR	through the detour's copy of the region, as every
  *			hit must while the site's jump optimization state
  *			is not KPROBE_OPT_NONE (kprobe_site_via_detour())
+ *   KPROBE_STEP_DETOUR_BACK  through the detour too, but coming back to
+ *			kprobes after the copy of the first instruction,
+ *			for the post handlers, before the rest of the
+ *			region; also the way of an optimized hit with post
+ *			handlers once its pre handlers are done
  * An instruction that the arch emulates is emulated whatever the way.
  */
 enum kprobe_step_way {
 	KPROBE_STEP_BACK,
 	KPROBE_STEP_BOOST,
 	KPROBE_STEP_DETOUR,
+	KPROBE_STEP_DETOUR_BACK,
 };
 
 /*
@@ -298,6 +304,14 @@ void arch_free_kprobe_slot_page(void *page);
  * Each step is separated from the next one by arch_kprobe_text_sync().
  * A detour calls kprobe_site_hit_optimized() with its site, which
  * stays allocated until no task can be inside the detour any more.
+ * When that returns false, the detour runs the copy of the region and
+ * jumps back.  When it returns true, the detour resumes at the
+ * instruction pointer in its registers: where a pre handler sent it, or
+ * where arch_kprobe_step() sent it for %KPROBE_STEP_DETOUR_BACK.  So
+ * every detour has a second way through its region, for hits with post
+ * handlers: the copy of the first instruction, then a call that gives
+ * the hit back to the arch, which finishes it with kprobe_step_done(),
+ * then the copy of the rest of the region.
  */
 int arch_prepare_kprobe_opt(struct kprobe_site *site);
 void arch_release_kprobe_opt(struct kprobe_site *site);

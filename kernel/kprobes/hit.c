@@ -266,12 +266,16 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 	if (kprobe_site_via_detour(site)) {
 		/*
 		 * The CPU leaves through the detour's copy of the region (see
-		 * opt.c).  Only a probe that just joined and whose post
-		 * handler is the reason for unoptimizing can be skipped here.
+		 * opt.c), coming back after its first instruction when post
+		 * handlers are to run.
 		 */
 		way = KPROBE_STEP_DETOUR;
-		if (!nested)
+		if (post) {
+			f->status = KPROBE_HIT_SS;
+			way = KPROBE_STEP_DETOUR_BACK;
+		} else if (!nested) {
 			f->status = KPROBE_HIT_SSDONE;
+		}
 	} else if (!post && site->boost_to) {
 		/* Boosted, and the arch needs nothing more than the jump. */
 		instruction_pointer_set(regs, (unsigned long)site->boost_to);
@@ -399,13 +403,28 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 	return 1;
 }
 
+/*
+ * An optimized hit whose post handlers are to run: its frame stays open
+ * until the arch's detour comes back after the first instruction.
+ */
+static nokprobe_inline void detour_step_back(struct kprobe_site *site,
+					     struct pt_regs *regs)
+{
+	struct kprobe_frame *f = frame_first();
+
+	f->status = KPROBE_HIT_SS;
+	__this_cpu_write(current_kprobe, &kprobe_in_hit);
+	arch_kprobe_step(site, regs, f, KPROBE_STEP_DETOUR_BACK);
+	raw_local_irq_disable();
+}
+
 /**
  * kprobe_site_hit_optimized - a CPU went through an optimized site's jump
  * @site: the site, as built into the detour
  * @regs: registers the detour saved; the instruction pointer not set yet
  *
  * Called by the detour with interrupts enabled or not, as the probed
- * code had them, and the handlers run that way, with preemption
+ * code had them, and the pre handlers run that way, with preemption
  * disabled (as on the stock kernel, and as for return handlers).  An
  * interrupt that hits a probe meanwhile counts as a nested hit.
  * Otherwise the handlers see what a breakpoint would show them: the
@@ -414,8 +433,15 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
  * counts the hit as missed; so does one that is gone (unhashed, without
  * probes, and still allocated: see kprobe_opt_free_site_locked()).
  *
- * Return: true when a pre handler took over the instruction pointer: the
- * detour must resume there instead of running the region's instructions.
+ * When post handlers are to run, the hit stays open: the arch sends the
+ * CPU through the detour's copy of the first instruction with interrupts
+ * off (%KPROBE_STEP_DETOUR_BACK) and ends the hit after it, as after an
+ * out-of-line copy.  Interrupts go off here already, before preemption
+ * is enabled again, so that the task cannot leave this CPU meanwhile;
+ * for lockdep they stay as they were until the arch takes the hit back.
+ *
+ * Return: true when the detour must resume at regs->ip, where a pre
+ * handler or the arch sent it; false to run the region's copy.
  */
 bool __kprobes kprobe_site_hit_optimized(struct kprobe_site *site,
 					 struct pt_regs *regs)
@@ -437,6 +463,11 @@ bool __kprobes kprobe_site_hit_optimized(struct kprobe_site *site,
 	instruction_pointer_set(regs, (unsigned long)site->addr +
 				      KPROBE_BREAKPOINT_SIZE);
 	took_over = site_run_pre(site, regs, HIT_DETOUR);
+	if (!took_over && site_wants_post(site)) {
+		detour_step_back(site, regs);
+		took_over = true;
+		goto out;
+	}
 pop:
 	frame_pop_first();
 out:

@@ -2,17 +2,19 @@
 /*
  * Kprobes core: jump optimization.
  *
- * A breakpoint costs a trap per hit.  When nothing has to run after the
- * probed instruction, the breakpoint can be replaced by a jump to a
+ * A breakpoint costs a trap per hit.  It can be replaced by a jump to a
  * "detour" buffer, built by the architecture, that saves the registers,
  * calls kprobe_site_hit_optimized(), restores them, executes copies of
  * the instructions the jump overwrote (its "region") and jumps back
- * after them.
+ * after them.  When post handlers are to run, the detour takes a second
+ * way: it saves the registers again after the copy of the first
+ * instruction and hands them to the arch, which runs the post handlers
+ * as after an out-of-line copy (%KPROBE_STEP_DETOUR_BACK), and then runs
+ * the copy of the rest.  The stock kernel never optimizes such probes.
  *
  * A site qualifies when the arch accepts its region (arch_prepare_kprobe_
  * opt() checks the code around it), no other probe sits in the region,
- * it is armed, none of its enabled probes has a post handler, none is a
- * jprobe, and the switch
+ * it is armed, none of its enabled probes is a jprobe, and the switch
  * /proc/sys/debug/kprobes-optimization is on.  Whenever a batch of text
  * changes is committed, the sites it touched are looked at again.
  *
@@ -81,8 +83,6 @@ static bool site_wants_jump_locked(struct kprobe_site *site)
 	lockdep_assert_held(&kprobe_mutex);
 	if (!opt_enabled || site->opt_refused || !site->kind->optimizable ||
 	    !kprobe_site_wants_armed_locked(site))
-		return false;
-	if (site->nr_post)
 		return false;
 	list_for_each_entry(p, &site->probes, list) {
 		if (kprobe_is_jprobe(p))

@@ -23,13 +23,20 @@
 struct opt_ctx {
 	struct kprobe kp;
 	atomic_t pre;
-	int post;
+	atomic_t post;
 	bool preempt_off;
 	bool running_is_us;
 	unsigned long ip;
 	unsigned long di;
 	long new_di;
 	void *redirect;
+	/* What the post handler saw, and what it changes. */
+	unsigned long post_ip;
+	unsigned long post_ax;
+	bool post_irqs_off;
+	bool post_running_is_us;
+	long post_add;
+	void *post_redirect;
 };
 
 static struct opt_ctx *octx(struct kprobe *p)
@@ -57,7 +64,16 @@ static int opt_pre(struct kprobe *p, struct pt_regs *regs)
 static void opt_post(struct kprobe *p, struct pt_regs *regs,
 		     unsigned long flags)
 {
-	octx(p)->post++;
+	struct opt_ctx *c = octx(p);
+
+	atomic_inc(&c->post);
+	c->post_ip = regs->ip;
+	c->post_ax = regs->ax;
+	c->post_irqs_off = irqs_disabled();
+	c->post_running_is_us = kprobe_running() == p;
+	regs->ax += c->post_add;
+	if (c->post_redirect)
+		regs->ip = (unsigned long)c->post_redirect;
 }
 
 /* The debug.kprobes-optimization setting the suite found, put back. */
@@ -234,36 +250,84 @@ static void opt_disable_and_unregister_unoptimize(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpt_opt_plain(1), 4L);
 }
 
-static void opt_post_handler_unoptimizes(struct kunit *test)
+/*
+ * A post handler keeps the site optimized: the detour stops after its
+ * copy of the first instruction (movq %rdi, %rax) and runs the post
+ * handler there, without a trap, with the registers that copy left.
+ */
+static void opt_post_handler_in_detour(struct kunit *test)
 {
 	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
 	struct opt_ctx *d = new_ctx(test, PLAIN_AT);
+	unsigned long traps;
 
 	add_probe(test, c);
 	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
 
 	d->kp.post_handler = opt_post;
-	KUNIT_ASSERT_EQ(test, kpt_register(test, &d->kp), 0);
-	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&c->kp));
-	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&d->kp));
-	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
-	KUNIT_EXPECT_EQ(test, d->post, 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 1);
+	add_probe(test, d);
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&d->kp));
+	KUNIT_EXPECT_TRUE(test, text_is_jump(PLAIN_AT));
 
-	/* The post handler gone, the site is optimized again. */
+	traps = kprobe_trap_count();
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->pre), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->post), 1);
+	KUNIT_EXPECT_EQ(test, d->ip, (unsigned long)PLAIN_AT + 1);
+	KUNIT_EXPECT_EQ(test, d->post_ip, (unsigned long)PLAIN_AT + 3);
+	KUNIT_EXPECT_EQ(test, d->post_ax, 2UL);
+	KUNIT_EXPECT_TRUE(test, d->post_irqs_off);
+	KUNIT_EXPECT_TRUE(test, d->post_running_is_us);
+
+	/* The post handler's changes take effect; it may take over. */
+	d->post_add = 100;
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 105L);
+	d->post_add = 0;
+	d->post_redirect = kpt_opt_alt;
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), -1L);
+	d->post_redirect = NULL;
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->post), 3);
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
+
+	/* Without a post handler at the site, still optimized. */
 	unregister_kprobe(&d->kp);
 	wait_for_kprobe_optimizer();
 	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
-
-	/* A probe without post handler joins an optimized site. */
-	d->kp.addr = (kprobe_opcode_t *)PLAIN_AT;
-	d->kp.post_handler = NULL;
-	KUNIT_ASSERT_EQ(test, kpt_register(test, &d->kp), 0);
-	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
-	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&d->kp));
 	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
-	KUNIT_EXPECT_EQ(test, atomic_read(&d->pre), 2);	/* 1 before */
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->post), 3);
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
+}
+
+/* A jprobe needs the breakpoint: it takes the jump out. */
+static long opt_jprobe_mirror(long x)
+{
+	jprobe_return();
+	return 0;
+}
+
+static void opt_jprobe_unoptimizes(struct kunit *test)
+{
+	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
+	struct jprobe *jp = kunit_kzalloc(test, sizeof(*jp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, jp);
+	add_probe(test, c);
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+
+	jp->kp.addr = (kprobe_opcode_t *)PLAIN_AT;
+	jp->entry = opt_jprobe_mirror;
+	KUNIT_ASSERT_EQ(test, register_jprobe(jp), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 1);
+
+	unregister_jprobe(jp);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
 }
 
 static void opt_probe_in_region_unoptimizes(struct kunit *test)
@@ -366,6 +430,7 @@ static int hammer_fn(void *data)
 
 static void opt_flip_while_hit(struct kunit *test)
 {
+	const bool *post = test->param_value;
 	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
 	struct opt_ctx *d = new_ctx(test, PLAIN_AT + 3);
 	struct hammer h[2] = {};
@@ -373,6 +438,8 @@ static void opt_flip_while_hit(struct kunit *test)
 	long calls = 0;
 	int i, cpu;
 
+	if (*post)
+		c->kp.post_handler = opt_post;
 	add_probe(test, c);
 	for (i = 0; i < ARRAY_SIZE(h); i++) {
 		struct task_struct *t;
@@ -425,8 +492,22 @@ static void opt_flip_while_hit(struct kunit *test)
 	/* Every call is a hit, or a miss while a task sat in a detour. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre) + (long)c->kp.nmissed,
 			calls);
+	/* Every hit ran its post handler, whichever way it went. */
+	if (*post)
+		KUNIT_EXPECT_EQ(test, atomic_read(&c->post),
+				atomic_read(&c->pre));
 	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
 }
+
+static const bool flip_posts[] = { false, true };
+
+static void flip_desc(const bool *post, char *desc)
+{
+	strscpy(desc, *post ? "pre_and_post" : "pre_only",
+		KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(flip, flip_posts, flip_desc);
 
 static int opt_inflight_call(int x)
 {
@@ -452,11 +533,13 @@ static struct kunit_case opt_cases[] = {
 	KUNIT_CASE(opt_handler_changes_regs),
 	KUNIT_CASE(opt_safety_checks_refuse),
 	KUNIT_CASE(opt_disable_and_unregister_unoptimize),
-	KUNIT_CASE(opt_post_handler_unoptimizes),
+	KUNIT_CASE(opt_post_handler_in_detour),
+	KUNIT_CASE(opt_jprobe_unoptimizes),
 	KUNIT_CASE(opt_probe_in_region_unoptimizes),
 	KUNIT_CASE(opt_switch_unoptimizes_all),
 	KUNIT_CASE(opt_nested_hit_is_missed),
-	KUNIT_CASE_SLOW(opt_flip_while_hit),
+	KUNIT_CASE_PARAM_ATTR(opt_flip_while_hit, flip_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(opt_unregister_waits),
 	{}
 };

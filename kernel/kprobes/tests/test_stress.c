@@ -288,7 +288,9 @@ static void inflight_post(struct kprobe *p, struct pt_regs *regs,
 
 /*
  * A breakpoint hit holds interrupts off: the text sync waits for it.  The
- * post handler keeps the probe off jump optimization: every hit traps.
+ * probe is new, so its first hits trap even where the site is optimized
+ * later (a detour's hit is covered by the kprobes_opt suite), and the
+ * post handler makes the copy come back to kprobes.
  */
 static void unregister_waits_breakpoint(struct kunit *test)
 {

@@ -41,6 +41,7 @@ typedef void (*kprobe_emulate_t)(const struct arch_specific_insn *ai,
  * @boostable: the copy may jump straight back instead of trapping
  * @detour: jump optimization's detour buffer (see opt.c), or NULL
  * @opt_len: bytes of whole instructions the jump covers (the region)
+ * @opt_step: where in @detour the way for hits with post handlers starts
  * @opt_orig: the original bytes the jump overwrites
  */
 struct arch_specific_insn {
@@ -54,6 +55,7 @@ struct arch_specific_insn {
 	bool boostable;
 	kprobe_opcode_t *detour;
 	u8 opt_len;
+	u16 opt_step;
 	u8 opt_orig[JMP32_INSN_SIZE];
 };
 
@@ -84,10 +86,12 @@ struct arch_specific_insn {
 /*
  * Jump optimization: a JMP rel32 replaces the instructions it overlaps,
  * the region, at most 4 + 15 bytes.  The detour buffer holds the
- * register save and restore code, the region's copy and a jump back.
+ * register save and restore code (116 bytes on x86_64), the region's
+ * copy and a jump back, twice over: once for hits without post handlers
+ * and once, split after the first instruction, for hits with them.
  */
 #define KPROBE_OPT_MAX_REGION	(JMP32_INSN_SIZE - 1 + MAX_INSN_SIZE)
-#define KPROBE_DETOUR_SIZE	256
+#define KPROBE_DETOUR_SIZE	320
 
 /* User-space probes decode the instructions of a function up to the probe. */
 #define KPROBE_USER_INSN_MAX	MAX_INSN_SIZE

@@ -66,12 +66,15 @@ static nokprobe_inline unsigned long boost_entry(struct pt_regs *regs)
  * back to kprobes: through the step trampoline, or for an instruction
  * that is not boostable, through an INT3.  %KPROBE_STEP_DETOUR (jump
  * optimization under way) sends the CPU through the detour's copy of the
- * whole region instead, with the caller's interrupt flag.
+ * whole region instead, with the caller's interrupt flag, and
+ * %KPROBE_STEP_DETOUR_BACK through the detour's way with a stop after
+ * the first instruction (opt.c), with interrupts off.
  *
  * Return: true when nothing more comes back to kprobes for this hit: the
  * instruction was emulated (@regs point after it) or the CPU was sent
- * through a boosted copy; false when the copy comes back through the
- * step trampoline or the slot's INT3.
+ * through a boosted copy or the detour's whole copy; false when the copy
+ * comes back through the step trampoline, the slot's INT3 or
+ * x86_kprobe_detour_post().
  */
 bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 				struct pt_regs *regs,
@@ -89,6 +92,13 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 	if (way == KPROBE_STEP_DETOUR) {
 		regs->ip = (unsigned long)ai->detour + x86_detour_copy_offset();
 		return true;
+	}
+	/* The same, with a stop after the first instruction (opt.c). */
+	if (way == KPROBE_STEP_DETOUR_BACK) {
+		regs->flags &= ~X86_EFLAGS_IF;
+		frame->arch_saved = caller_if;
+		regs->ip = (unsigned long)ai->detour + ai->opt_step;
+		return false;
 	}
 	if (way == KPROBE_STEP_BOOST && ai->boostable) {
 		regs->ip = (unsigned long)ai->slot + boost_entry(regs);
@@ -138,6 +148,28 @@ __visible void __kprobes x86_kprobe_step_return(struct pt_regs *regs)
 	step_came_back(f, regs);
 	if (caller_if)
 		trace_hardirqs_on();
+}
+
+/**
+ * x86_kprobe_detour_post - the detour's copy of the first instruction is done
+ * @site: the detour's site
+ * @regs: the registers that copy left, saved by the detour's second
+ *	template; regs->ip is to be set
+ *
+ * Called by the detour (opt.c) with interrupts off, for a hit sent there
+ * by %KPROBE_STEP_DETOUR_BACK, whose frame is the innermost.  The post
+ * handlers see the instruction pointer after the original instruction.
+ *
+ * Return: false when the detour runs the copy of the rest of the region;
+ * true when a post handler moved regs->ip, where the detour resumes.
+ */
+__visible bool __kprobes x86_kprobe_detour_post(struct kprobe_site *site,
+						struct pt_regs *regs)
+{
+	unsigned long next = (unsigned long)site->addr + site->ainsn.len;
+
+	x86_kprobe_step_return(regs);
+	return regs->ip != next;
 }
 
 /* The INT3 at @addr ends the innermost out-of-line copy: finish the hit. */
@@ -230,6 +262,18 @@ int __kprobes kprobe_int3_handler(struct pt_regs *regs)
 	return 0;
 }
 
+/* Is @ip the copy of @site's instruction that a hit in step runs? */
+static bool in_step_copy(struct kprobe_site *site, unsigned long ip)
+{
+	const struct arch_specific_insn *ai = &site->ainsn;
+
+	if (ip == (unsigned long)ai->slot)
+		return true;
+	return ai->detour && ip == (unsigned long)ai->detour + ai->opt_step;
+}
+
+NOKPROBE_SYMBOL(in_step_copy);
+
 /*
  * The out-of-line copy faulted: put the context back on the probed
  * instruction, with the caller's interrupt flag, and drop the hit.  The
@@ -280,7 +324,7 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	case KPROBE_HIT_SS:
 	case KPROBE_REENTER:
 		site = f->site;
-		if (regs->ip != (unsigned long)site->ainsn.slot)
+		if (!in_step_copy(site, regs->ip))
 			return 0;
 		nested = f->status == KPROBE_REENTER;
 		rewind_step(f, regs);

@@ -85,9 +85,11 @@ static inline size_t x86_detour_copy_offset(void)
 /* jprobe.S: the address just after jprobe_return()'s breakpoint. */
 extern const u8 x86_jprobe_return_trap[];
 
-/* core.c: called by the step trampoline (step_*.S). */
+/* core.c: called by the step trampoline (step_*.S) and by detours. */
 void x86_kprobe_step_trampoline(void);
 __visible void x86_kprobe_step_return(struct pt_regs *regs);
+__visible bool x86_kprobe_detour_post(struct kprobe_site *site,
+				      struct pt_regs *regs);
 
 /* kretprobe.c: called by the return trampoline (trampoline_*.S). */
 void kretprobe_trampoline(void);

@@ -158,61 +158,107 @@ static int check_function(unsigned long start, unsigned long end,
 	return 0;
 }
 
-/*
- * Write the detour image for @site into @buf, for a detour at @detour.
- * Return: its length, or a negative error.
- */
-static int build_detour(struct kprobe_site *site, u8 *buf,
-			kprobe_opcode_t *detour)
+/* Write the template at @buf + *@pos, calling @fn with @site. */
+static int emit_template(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
+			 struct kprobe_site *site, void *fn)
 {
-	unsigned long addr = (unsigned long)site->addr;
-	unsigned long back = addr + site->ainsn.opt_len;
 	size_t tlen = x86_detour_copy_offset();
 	size_t op = sizeof(X86_DETOUR_SITE_OPCODE) - 1;
-	size_t imm = x86_detour_site - x86_detour_template + op;
-	size_t call = x86_detour_call - x86_detour_template;
-	size_t clac = x86_detour_clac - x86_detour_template;
-	u8 ibuf[MAX_INSN_SIZE];
-	struct insn insn;
-	size_t pos;
-	int n;
+	size_t imm = *pos + x86_detour_site - x86_detour_template + op;
+	size_t call = *pos + x86_detour_call - x86_detour_template;
+	size_t clac = *pos + x86_detour_clac - x86_detour_template;
 
-	if (WARN_ON_ONCE(tlen + site->ainsn.opt_len + JMP32_INSN_SIZE >
-			 KPROBE_DETOUR_SIZE))
-		return -E2BIG;
-
-	/* 1. The template, with the site, the callee and the CLAC filled in. */
-	memcpy(buf, x86_detour_template, tlen);
+	memcpy(buf + *pos, x86_detour_template, tlen);
 	if (WARN_ON_ONCE(memcmp(buf + imm - op, X86_DETOUR_SITE_OPCODE, op)))
 		return -EINVAL;		/* not the load of the first argument */
 	memcpy(buf + imm, &site, sizeof(site));
 	if (!cpu_feature_enabled(X86_FEATURE_SMAP))
 		memcpy(buf + clac, x86_nops[3], 3);
 	if (!x86_rel32_reaches((unsigned long)detour + call + CALL_INSN_SIZE,
-			       (unsigned long)kprobe_site_hit_optimized))
+			       (unsigned long)fn))
 		return -ERANGE;
-	__text_gen_insn(buf + call, CALL_INSN_OPCODE, detour + call,
-			kprobe_site_hit_optimized, CALL_INSN_SIZE);
+	__text_gen_insn(buf + call, CALL_INSN_OPCODE, detour + call, fn,
+			CALL_INSN_SIZE);
+	*pos += tlen;
+	return 0;
+}
 
-	/* 2. The region's instructions, moved. */
-	for (pos = tlen; pos - tlen < site->ainsn.opt_len; pos += n) {
-		unsigned long from = addr + pos - tlen;
+/* Move the instructions in [@from, @to) to @buf + *@pos. */
+static int emit_copy(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
+		     unsigned long from, unsigned long to)
+{
+	u8 ibuf[MAX_INSN_SIZE];
+	struct insn insn;
+	int n;
 
+	for (; from < to; from += insn.length) {
 		if (x86_kprobe_decode(from, &insn, ibuf))
 			return -EILSEQ;
-		n = x86_kprobe_relocate(buf + pos, &insn, from,
-					(unsigned long)detour + pos);
+		n = x86_kprobe_relocate(buf + *pos, &insn, from,
+					(unsigned long)detour + *pos);
 		if (n < 0)
 			return n;
+		*pos += n;
 	}
+	return 0;
+}
 
-	/* 3. The way back. */
-	if (!x86_rel32_reaches((unsigned long)detour + pos + JMP32_INSN_SIZE,
-			       back))
+/* Write a JMP to @target at @buf + *@pos. */
+static int emit_jump(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
+		     unsigned long target)
+{
+	if (!x86_rel32_reaches((unsigned long)detour + *pos + JMP32_INSN_SIZE,
+			       target))
 		return -ERANGE;
-	__text_gen_insn(buf + pos, JMP32_INSN_OPCODE, detour + pos,
-			(void *)back, JMP32_INSN_SIZE);
-	return pos + JMP32_INSN_SIZE;
+	__text_gen_insn(buf + *pos, JMP32_INSN_OPCODE, detour + *pos,
+			(void *)target, JMP32_INSN_SIZE);
+	*pos += JMP32_INSN_SIZE;
+	return 0;
+}
+
+/*
+ * Write the detour image for @site into @buf, for a detour at @detour,
+ * and set @site->ainsn.opt_step.  The image has two ways through the
+ * region:
+ *
+ *   1. the template, calling kprobe_site_hit_optimized(); when it returns
+ *      false, the copy of the whole region and a jump back;
+ *   2. at opt_step, where arch_kprobe_step() sends hits with post
+ *      handlers: the copy of the first instruction, the template again,
+ *      calling x86_kprobe_detour_post(), then the copy of the rest of
+ *      the region and a jump back.
+ *
+ * Return: the image's length, or a negative error.
+ */
+static int build_detour(struct kprobe_site *site, u8 *buf,
+			kprobe_opcode_t *detour)
+{
+	unsigned long addr = (unsigned long)site->addr;
+	unsigned long next = addr + site->ainsn.len;
+	unsigned long back = addr + site->ainsn.opt_len;
+	size_t pos = 0;
+	int ret;
+
+	/* The longest image: two templates, the region twice, two jumps. */
+	if (WARN_ON_ONCE(2 * (x86_detour_copy_offset() + KPROBE_OPT_MAX_REGION +
+			      JMP32_INSN_SIZE) > KPROBE_DETOUR_SIZE))
+		return -E2BIG;
+
+	/* 1. Hits without post handlers, and every hit's pre handlers. */
+	ret = emit_template(buf, &pos, detour, site,
+			    kprobe_site_hit_optimized) ?:
+	      emit_copy(buf, &pos, detour, addr, back) ?:
+	      emit_jump(buf, &pos, detour, back);
+	if (ret)
+		return ret;
+
+	/* 2. Hits with post handlers. */
+	site->ainsn.opt_step = pos;
+	ret = emit_copy(buf, &pos, detour, addr, next) ?:
+	      emit_template(buf, &pos, detour, site, x86_kprobe_detour_post) ?:
+	      emit_copy(buf, &pos, detour, next, back) ?:
+	      emit_jump(buf, &pos, detour, back);
+	return ret ?: pos;
 }
 
 /**
