@@ -198,7 +198,10 @@ struct kretprobe_instance {
  * @objs: free instances (lock-free, NMI-safe)
  * @rp: the probe, or NULL once it was unregistered; instances in flight
  *	outlive the probe and free the pool when the last one comes back
- * @refs: instances in flight, plus one while the probe is registered
+ * @refs: instances not yet retired, plus one while the probe is
+ *	registered.  Nothing counts per hit: an instance is retired once,
+ *	when the unregistration finds it at home or when it comes back
+ *	after that
  * @release_iw: queues @release_work from any context, NMI included
  * @release_work: frees the pool, which may sleep
  */

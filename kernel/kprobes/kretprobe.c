@@ -19,13 +19,20 @@
  * Pools and lifetimes: each probe owns an objpool of instances.  An
  * instance may still be in flight when its probe is unregistered: the
  * real return address must never be lost.  The pool counts a reference
- * per instance in flight plus one for the registration.  Unregistering
- * clears the pool's back pointer (no handler starts from then on), waits
- * for the return handlers that saw it set (kprobe_hits_quiesce(): the
- * trampoline is busy before it reads the pointer) and drops the
- * registration's reference; whoever drops the last one, possibly a
- * return in interrupt or NMI context, queues an irq_work that hands the
- * freeing to a workqueue.
+ * per instance plus one for the registration, and a hit counts nothing:
+ *
+ *   1. while the probe is registered, instances only go out of and back
+ *      into the objpool;
+ *   2. unregistering clears the pool's back pointer (no handler starts
+ *      from then on) and waits for the hits in flight
+ *      (kprobe_hits_quiesce(): an instance goes home only from a hit, or
+ *      with kprobes marked busy, after reading the pointer);
+ *   3. it then retires the instances at home and the registration's
+ *      reference; an instance that comes back later finds the pointer
+ *      clear and retires itself.
+ *
+ * Whoever drops the last reference, possibly a return in interrupt or
+ * NMI context, queues an irq_work that hands the freeing to a workqueue.
  */
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
@@ -64,15 +71,32 @@ static void pool_put(struct kretprobe_pool *pool)
 
 NOKPROBE_SYMBOL(pool_put);
 
+/* Step 1 or 3: home, or retired once the probe is gone. */
 static void instance_put(struct kretprobe_instance *ri)
 {
 	struct kretprobe_pool *pool = ri->pool;
 
-	objpool_push(ri, &pool->objs);
-	pool_put(pool);
+	if (likely(rcu_access_pointer(pool->rp)))
+		objpool_push(ri, &pool->objs);
+	else
+		pool_put(pool);
 }
 
 NOKPROBE_SYMBOL(instance_put);
+
+/*
+ * Step 3 for a pool whose probe is gone and whose hits are over: the
+ * instances at home and the registration drop their references.
+ */
+static void pool_retire_home(struct kretprobe_pool *pool)
+{
+	int n = 1;
+
+	while (objpool_pop(&pool->objs))
+		n++;
+	if (atomic_sub_and_test(n, &pool->refs))
+		irq_work_queue(&pool->release_iw);
+}
 
 static void pool_release_iw(struct irq_work *iw)
 {
@@ -89,8 +113,12 @@ static void pool_release_work(struct work_struct *work)
 	pool = container_of(work, struct kretprobe_pool, release_work);
 	/* The irq_work may still be finishing on another CPU. */
 	irq_work_sync(&pool->release_iw);
-	/* Every instance is home: this frees them and, last, the pool. */
-	objpool_fini(&pool->objs);
+	/*
+	 * Every instance is retired and none is in the objpool any more, so
+	 * its own count would never drop to zero: free it outright, the
+	 * instances and, last (pool_release()), the pool.
+	 */
+	objpool_free(&pool->objs);
 }
 
 static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
@@ -103,7 +131,6 @@ static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
 		rp->nmissed++;
 		return 0;
 	}
-	atomic_inc(&rp->pool->refs);
 	ri->task = current;
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
 		instance_put(ri);
@@ -218,10 +245,11 @@ void kprobe_flush_task(struct task_struct *tk)
 	struct llist_node *node = llist_del_all(&tk->kretprobe_instances);
 	struct kretprobe_instance *ri, *tmp;
 
-	preempt_disable();
+	/* Busy: an unregistration waits for us (step 2 above). */
+	kprobe_busy_begin();
 	llist_for_each_entry_safe(ri, tmp, node, llist)
 		instance_put(ri);
-	preempt_enable();
+	kprobe_busy_end();
 }
 
 NOKPROBE_SYMBOL(kprobe_flush_task);
@@ -287,7 +315,7 @@ static int kretprobe_prepare(struct kretprobe *rp)
 		kfree(pool);
 		return ret;
 	}
-	atomic_set(&pool->refs, 1);
+	atomic_set(&pool->refs, nr + 1);
 	init_irq_work(&pool->release_iw, pool_release_iw);
 	INIT_WORK(&pool->release_work, pool_release_work);
 	rcu_assign_pointer(pool->rp, rp);
@@ -346,11 +374,11 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 	 */
 	kprobes_unregister_batch((void *const *)rps, num,
 				 offsetof(struct kretprobe, kp));
-	/* 3. Drop the registrations' references; in-flight ones follow. */
+	/* 3. Retire the instances at home; those in flight follow. */
 	for (i = 0; i < num; i++) {
 		if (!rps[i]->pool)
 			continue;
-		pool_put(rps[i]->pool);
+		pool_retire_home(rps[i]->pool);
 		rps[i]->pool = NULL;
 	}
 }
