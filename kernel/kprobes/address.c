@@ -90,15 +90,18 @@ EXPORT_SYMBOL_GPL(kprobe_on_func_entry);
  * Text that another subsystem rewrites at run time.  An ftrace call site
  * itself is fine when probes there go through ftrace (ftrace.c); an
  * address inside the call is not an instruction boundary, which the arch
- * refuses with -EILSEQ.
+ * refuses with -EILSEQ.  A call site is nothing else's: the other checks,
+ * which walk whole tables, are skipped for the function entries that
+ * tools probe by the thousand.
  */
 static bool text_owned_elsewhere(unsigned long addr)
 {
 	void *p = (void *)addr;
 
+	if (ftrace_location(addr) == addr)
+		return !kprobe_ftrace_addr(addr);
 	return jump_label_text_reserved(p, p) ||
 	       static_call_text_reserved(p, p) ||
-	       (ftrace_location(addr) == addr && !kprobe_ftrace_addr(addr)) ||
 	       find_bug(addr);
 }
 
