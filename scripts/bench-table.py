@@ -20,7 +20,7 @@ from collections import Counter
 LINE = re.compile(r'(?:^|\] )BENCH ([a-z0-9_]+) (.+?)\s*$')
 
 # Display order; unknown keys follow in the order first seen.
-ORDER = ['none', 'k', 'b', 'none_o', 'none_oh', 'o_floor', 'o', 'o_optimized', 'r', 'kr', 'none_f', 'f',
+ORDER = ['none', 'k', 'b', 'b_floor', 'none_o', 'none_oh', 'o_floor', 'o', 'o_optimized', 'ko', 'r', 'kr', 'none_f', 'f', 'f_floor',
          'sleepers_returns', 'sleepers_nmissed']
 for n in (2000, 10000):
     for w in ('reg_batch', 'unreg_batch', 'reg_single', 'unreg_single'):
@@ -30,15 +30,18 @@ DESC = {
     'none': 'no probe (kpb_hit_fn)',
     'k': 'kprobe pre+post, 2nd insn',
     'b': 'kprobe pre only, same place',
+    'b_floor': 'bare INT3 round trip + handler call',
     'none_o': 'no probe (kpb_opt_fn)',
     'none_oh': 'no probe, kpb_opt_fn + handler call',
     'o_floor': 'minimal detour: pt_regs + handler call',
     'o': 'kprobe pre only, optimizable site',
     'o_optimized': '[OPTIMIZED] in debugfs list',
+    'ko': 'kprobe pre+post, optimizable site',
     'r': 'kretprobe',
     'kr': 'kprobe on entry + kretprobe',
     'none_f': 'no probe (kpb_ftrace_fn, traced C)',
     'f': 'kprobe pre only, on its ftrace call',
+    'f_floor': 'own ftrace_ops calling the handler',
     'sleepers_returns': 'kretprobe 64 sleepers: returns seen',
     'sleepers_nmissed': 'kretprobe 64 sleepers: nmissed',
 }
@@ -69,6 +72,21 @@ def parse(paths):
 
 def is_attach(key):
     return key.startswith(('reg_', 'unreg_'))
+
+
+def describe(key):
+    """The 'what' column: DESC, or the attach keys' pattern."""
+    if key in DESC:
+        return DESC[key]
+    m = re.match(r'(un)?reg_(batch|single|funcs)_(\d+)$', key)
+    if not m:
+        return ''
+    what = 'unregister' if m.group(1) else 'register'
+    n = int(m.group(3))
+    if m.group(2) == 'funcs':
+        return f'{what} {n} function entries by name, batch'
+    how = 'batch' if m.group(2) == 'batch' else 'one by one'
+    return f'{what} {n} kprobes, {how}'
 
 
 def num(v):
@@ -133,6 +151,29 @@ def opt_target(ours, inc):
     if lines:
         lines = ['', 'Optimized hit against "call + handler call" (target: o/none_oh '
                  '<= 2; o_floor is a minimal detour, no kprobes):'] + lines
+    return lines + floors(ours, inc)
+
+
+# Each hit mode and the yardstick that runs no kprobes code below it.
+FLOORS = (('b', 'b_floor'), ('k', 'b_floor'), ('o', 'o_floor'),
+          ('ko', 'o_floor'), ('f', 'f_floor'))
+
+
+def floors(ours, inc):
+    """Lines "mode/floor" per kernel, for the floors that were measured."""
+    lines = []
+    for name, vals in (('ours', ours), ('incumbent', inc)):
+        parts = []
+        for mode, floor in FLOORS:
+            x = summary(mode, vals.get(mode, []))[1]
+            y = summary(floor, vals.get(floor, []))[1]
+            if x is not None and y:
+                parts.append(f'{mode}/{floor} {x / y:.2f}')
+        if parts:
+            lines.append(f'- {name}: ' + ', '.join(parts))
+    if lines:
+        lines = ['', 'Each hit mode against its floor, a yardstick that runs no '
+                 'kprobes code (target: within 1.15):'] + lines
     return lines
 
 
@@ -167,20 +208,15 @@ def main():
         so, no = summary(k, ours.get(k, []))
         si, ni = summary(k, inc.get(k, []))
         ratio = f'{no / ni:.2f}' if no is not None and ni not in (None, 0) else 'n/a'
+        what = describe(k)
         if is_attach(k):
             unit = 'ms'
-            what = ('register' if k.startswith('reg_') else 'unregister') + \
-                f" {k.rsplit('_', 1)[1]} kprobes, " + \
-                ('batch' if '_batch_' in k else 'one by one')
         elif k == 'o_optimized':
             unit, ratio = '', 'n/a'
-            what = DESC[k]
         elif k in COUNTS:
             unit, ratio = 'count', 'n/a'
-            what = DESC[k]
         else:
             unit = 'ns/call'
-            what = DESC.get(k, '')
         out.append(f'| {k} | {what} | {unit} | {so} | {si} | {ratio} |')
     out += opt_target(ours, inc)
     text = '\n'.join(out) + '\n'

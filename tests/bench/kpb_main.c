@@ -10,11 +10,16 @@
  * Hit cost (ns per call of an assembly target called in a loop):
  *   none  no probe          k   pre+post handler on the 2nd instruction
  *   b     pre handler only  o   pre only, on a jump-optimizable site
+ *   ko    pre+post handler on the o mode's site
  *   r     kretprobe         kr  kprobe on the entry + kretprobe
  *   none_oh  kpb_opt_fn plus a call of the o mode's pre handler (the
  *         "call + handler call" that an optimized hit is compared with)
  *   o_floor  a hand-written minimal detour around the same handler
  *         call (pt_regs saved and restored, nothing else; kpb_targets.S)
+ *   b_floor  the bare INT3 round trip with the handler call, completed
+ *         by a die notifier (kpb_trap_fn)
+ *   f_floor  an ftrace_ops of the benchmark's own on kpb_ftrace_fn that
+ *         only calls the handler
  *   f     pre only, on the ftrace call at the entry of a traced C
  *         function (kpb_ftrace_fn; none_f is its unprobed cost).  Where
  *         the kernel cannot probe through ftrace the probe is a
@@ -40,13 +45,19 @@
 #include <linux/completion.h>
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/kernel_read_file.h>
+#include <linux/kdebug.h>
+#include <linux/ftrace.h>
+#include <linux/vmalloc.h>
 
 /* kpb_targets.S */
 unsigned long kpb_hit_fn(unsigned long x);
 unsigned long kpb_opt_fn(unsigned long x);
 unsigned long kpb_oh_fn(unsigned long x);
 unsigned long kpb_floor_fn(unsigned long x);
+unsigned long kpb_trap_fn(unsigned long x);
 extern const unsigned long kpb_hit_site, kpb_opt_site;	/* addresses */
+extern const unsigned long kpb_trap_site;
 extern const unsigned long kpb_slots[];
 extern const int kpb_slots_per_blk, kpb_nslotblk;
 
@@ -64,10 +75,20 @@ module_param(hold, bool, 0444);
 MODULE_PARM_DESC(hold, "only register the o-mode probe and keep it until unload (the guest then reads the debugfs kprobes list)");
 static char *skip = "";
 module_param(skip, charp, 0444);
-MODULE_PARM_DESC(skip, "comma-separated groups to skip: hit,sleepers,attach");
+MODULE_PARM_DESC(skip, "comma-separated groups to skip: hit,sleepers,attach,funcs");
 static char *only = "";
 module_param(only, charp, 0444);
-MODULE_PARM_DESC(only, "comma-separated groups to run, nothing else (default: all): hit,sleepers,attach");
+MODULE_PARM_DESC(only, "comma-separated groups to run, nothing else (default: all): hit,sleepers,attach,funcs");
+
+static char *funcs = "";
+module_param(funcs, charp, 0444);
+MODULE_PARM_DESC(funcs, "comma-separated counts of function entries for the funcs group, largest last (each at most what funcs_file lists)");
+static char *funcs_file = "/tmp/kpb_funcs";
+module_param(funcs_file, charp, 0444);
+MODULE_PARM_DESC(funcs_file, "names of the functions for the funcs group, one per line (the guest writes it)");
+static unsigned int funcs_budget_s = 120;
+module_param(funcs_budget_s, uint, 0444);
+MODULE_PARM_DESC(funcs_budget_s, "after a count whose registration took longer, the funcs group stops");
 
 static char *spin = "";
 module_param(spin, charp, 0444);
@@ -154,6 +175,64 @@ static void kpb_hit_cost(const char *key, unsigned long (*fn)(unsigned long))
 		div64_u64(best, NSEC_PER_MSEC), atomic_long_read(&kpb_hits) - before);
 }
 
+/*
+ * b_floor: the INT3 in kpb_trap_fn, which no kprobe owns, reaches the die
+ * notifiers after the kprobes lookup; we call the handler and resume
+ * after the INT3.  The bare trap round trip a breakpoint hit cannot beat.
+ */
+static int kpb_trap_notify(struct notifier_block *nb, unsigned long val,
+			   void *data)
+{
+	struct die_args *args = data;
+
+	if (val != DIE_INT3 || args->regs->ip != kpb_trap_site + 1)
+		return NOTIFY_DONE;
+	kpb_handler(NULL, args->regs);
+	return NOTIFY_STOP;
+}
+
+static struct notifier_block kpb_trap_nb = {
+	.notifier_call = kpb_trap_notify,
+};
+
+/* f_floor: an ftrace_ops of our own that only calls the handler. */
+static void kpb_ftrace_floor(unsigned long ip, unsigned long parent_ip,
+			     struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	kpb_handler(NULL, ftrace_get_regs(fregs));
+}
+
+static struct ftrace_ops kpb_floor_ops = {
+	.func	= kpb_ftrace_floor,
+	.flags	= FTRACE_OPS_FL_SAVE_REGS,
+};
+
+/* The yardsticks that run no kprobes code: b_floor and f_floor. */
+static void kpb_floors(void)
+{
+	int ret;
+
+	ret = register_die_notifier(&kpb_trap_nb);
+	if (ret) {
+		pr_info("BENCH b_floor error %d\n", ret);
+	} else {
+		kpb_hit_cost("b_floor", kpb_trap_fn);
+		unregister_die_notifier(&kpb_trap_nb);
+	}
+
+	ret = ftrace_set_filter_ip(&kpb_floor_ops,
+				   (unsigned long)kpb_ftrace_fn, 0, 0);
+	if (!ret)
+		ret = register_ftrace_function(&kpb_floor_ops);
+	if (ret) {
+		pr_info("BENCH f_floor error %d\n", ret);
+		return;
+	}
+	kpb_hit_cost("f_floor", kpb_ftrace_fn);
+	unregister_ftrace_function(&kpb_floor_ops);
+	ftrace_free_filter(&kpb_floor_ops);
+}
+
 static void kpb_hit_modes(void)
 {
 	struct kprobe kp, kp2;
@@ -199,6 +278,19 @@ static void kpb_hit_modes(void)
 		kpb_hit_cost("o", kpb_opt_fn);
 		unregister_kprobe(&kp);
 	}
+	/* The same site with a post handler too: the stock kernel traps. */
+	memset(&kp, 0, sizeof(kp));
+	kp.addr = (kprobe_opcode_t *)kpb_opt_site;
+	kp.pre_handler = kpb_pre;
+	kp.post_handler = kpb_post;
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_info("BENCH ko error %d\n", ret);
+	} else {
+		msleep(200);
+		kpb_hit_cost("ko", kpb_opt_fn);
+		unregister_kprobe(&kp);
+	}
 
 	memset(&rp, 0, sizeof(rp));
 	rp.kp.addr = (kprobe_opcode_t *)kpb_hit_fn;
@@ -237,6 +329,7 @@ ftrace:
 	pr_info("BENCH-INFO f ftrace-based=%d\n", kprobe_ftrace(&kp) ? 1 : 0);
 	kpb_hit_cost("f", kpb_ftrace_fn);
 	unregister_kprobe(&kp);
+	kpb_floors();
 }
 
 /* ---- sleepers: one kretprobe, default maxactive, 64 tasks inside ---- */
@@ -458,6 +551,161 @@ out:
 	kvfree(kps);
 }
 
+/* ---- a tool's worth of probes: function entries by name ---- */
+
+/*
+ * The guest writes to funcs_file the functions a tool would pick: those
+ * of vmlinux in available_filter_functions, less the kprobes blacklist.
+ * Return: how many names, each NUL-terminated in *@bufp and pointed to
+ * by (*@namesp)[i], or a negative error.
+ */
+static int kpb_read_funcs(void **bufp, char ***namesp)
+{
+	size_t size = 0;
+	char **names, *p, *end;
+	ssize_t len;
+	int n = 0;
+
+	*bufp = NULL;
+	len = kernel_read_file_from_path(funcs_file, 0, bufp, INT_MAX, &size,
+					 READING_UNKNOWN);
+	if (len < 0)
+		return len;
+	end = (char *)*bufp + len;
+	for (p = *bufp; p < end; p++)
+		n += *p == '\n';
+	names = kvcalloc(n + 1, sizeof(*names), GFP_KERNEL);
+	if (!names) {
+		vfree(*bufp);
+		return -ENOMEM;
+	}
+	n = 0;
+	for (p = *bufp; p < end; ) {
+		char *nl = memchr(p, '\n', end - p);
+
+		if (!nl)
+			break;
+		*nl = '\0';
+		if (nl > p)
+			names[n++] = p;
+		p = nl + 1;
+	}
+	*namesp = names;
+	return n;
+}
+
+static void kpb_fill_funcs(struct kprobe *kps, struct kprobe **ptrs,
+			   char **names, int num)
+{
+	int i;
+
+	memset(kps, 0, sizeof(*kps) * num);
+	for (i = 0; i < num; i++) {
+		kps[i].symbol_name = names[i];
+		kps[i].pre_handler = kpb_pre;
+		ptrs[i] = &kps[i];
+	}
+}
+
+/*
+ * Keep only the names that register_kprobe() takes on this kernel: a
+ * batch fails as a whole.  One by one, so only after a batch failed.
+ * Return: how many are left, first in @names.
+ */
+static int kpb_weed_funcs(struct kprobe *kps, char **names, int num)
+{
+	int i, kept = 0;
+
+	for (i = 0; i < num; i++) {
+		memset(&kps[0], 0, sizeof(kps[0]));
+		kps[0].symbol_name = names[i];
+		kps[0].pre_handler = kpb_pre;
+		if (register_kprobe(&kps[0]))
+			continue;
+		unregister_kprobe(&kps[0]);
+		names[kept++] = names[i];
+	}
+	return kept;
+}
+
+/* register_kprobes()/unregister_kprobes() of @num function entries. */
+static int kpb_funcs_one(struct kprobe *kps, struct kprobe **ptrs,
+			 char **names, int num, u64 *reg_ns)
+{
+	u64 t0, t1;
+	int ret;
+
+	kpb_fill_funcs(kps, ptrs, names, num);
+	t0 = ktime_get_ns();
+	ret = register_kprobes(ptrs, num);
+	t1 = ktime_get_ns();
+	if (ret)
+		return ret;
+	*reg_ns = t1 - t0;
+	pr_info("BENCH reg_funcs_%d %llu\n", num, t1 - t0);
+	t0 = ktime_get_ns();
+	unregister_kprobes(ptrs, num);
+	t1 = ktime_get_ns();
+	pr_info("BENCH unreg_funcs_%d %llu\n", num, t1 - t0);
+	return 0;
+}
+
+static void kpb_funcs(void)
+{
+	char list[64], *cur = list, *tok, **names = NULL;
+	struct kprobe **ptrs = NULL;
+	struct kprobe *kps = NULL;
+	void *buf;
+	int n, num, ret, weeded = 0;	/* names[0..weeded) all register */
+	u64 reg_ns;
+
+	n = kpb_read_funcs(&buf, &names);
+	if (n <= 0) {
+		pr_info("BENCH-INFO funcs: %s: %d\n", funcs_file, n);
+		return;
+	}
+	pr_info("BENCH-INFO funcs: %d names in %s\n", n, funcs_file);
+	kps = kvcalloc(n, sizeof(*kps), GFP_KERNEL);
+	ptrs = kvcalloc(n, sizeof(*ptrs), GFP_KERNEL);
+	if (!kps || !ptrs)
+		goto out;
+
+	strscpy(list, funcs, sizeof(list));
+	while ((tok = strsep(&cur, ","))) {
+		if (kstrtoint(tok, 10, &num) || num <= 0)
+			continue;
+		num = min(num, n);
+		ret = kpb_funcs_one(kps, ptrs, names, num, &reg_ns);
+		if (ret && num > weeded) {
+			/* Drop what this kernel refuses among them, again. */
+			int kept = kpb_weed_funcs(kps, names, num);
+
+			memmove(names + kept, names + num,
+				(n - num) * sizeof(*names));
+			pr_info("BENCH-INFO funcs: %d of the first %d refused (batch: %d)\n",
+				num - kept, num, ret);
+			n -= num - kept;
+			weeded = kept;
+			num = min(num, n);
+			ret = kpb_funcs_one(kps, ptrs, names, num, &reg_ns);
+		}
+		if (ret) {
+			pr_info("BENCH reg_funcs_%d error %d\n", num, ret);
+			break;
+		}
+		if (div64_u64(reg_ns, NSEC_PER_SEC) > funcs_budget_s) {
+			pr_info("BENCH-INFO funcs: over %u s, no larger count\n",
+				funcs_budget_s);
+			break;
+		}
+	}
+out:
+	kvfree(ptrs);
+	kvfree(kps);
+	kvfree(names);
+	vfree(buf);
+}
+
 /*
  * spin=MODE: one probe as in the hit-cost mode MODE, then its target
  * called in a loop, so that a debugger can single-step whole hits.
@@ -468,9 +716,14 @@ static int kpb_spin(void)
 	u64 end = ktime_get_ns() + (u64)spin_s * NSEC_PER_SEC;
 	unsigned long i = 0, acc = 0;
 	struct kprobe kp = { .pre_handler = kpb_pre };
+	const char *mode = spin;
 	int j, ret;
 
-	switch (spin[0]) {
+	if (!strcmp(mode, "ko")) {
+		kp.post_handler = kpb_post;
+		mode = "o";
+	}
+	switch (mode[0]) {
 	case 'k':
 		kp.post_handler = kpb_post;
 		fallthrough;
@@ -486,7 +739,7 @@ static int kpb_spin(void)
 		fn = kpb_ftrace_fn;
 		break;
 	default:
-		pr_info("BENCH-ERROR spin=%s: not k, b, o or f\n", spin);
+		pr_info("BENCH-ERROR spin=%s: not k, b, o, ko or f\n", spin);
 		return -EINVAL;
 	}
 	ret = register_kprobe(&kp);
@@ -567,6 +820,8 @@ static int __init kpb_init(void)
 				kpb_attach(num);
 		}
 	}
+	if (*funcs && kpb_run("funcs"))
+		kpb_funcs();
 	pr_info("BENCH-INFO done in %llu ms\n",
 		div64_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
 	/*

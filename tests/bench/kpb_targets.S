@@ -33,7 +33,7 @@
  *                   its handlers a struct pt_regs.
  *
  * They come after everything else, so that adding them moved nothing
- * the other modes measure.
+ * the other modes measure; so does kpb_trap_fn (see there).
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -173,7 +173,27 @@ SYM_FUNC_START(kpb_floor_fn)
 	jmp	.Lkpb_floor_back
 SYM_FUNC_END(kpb_floor_fn)
 
+/*
+ * kpb_trap_fn(x): kpb_hit_fn with an INT3 where the probe goes, for the
+ * b_floor yardstick: the bare breakpoint round trip, which the benchmark
+ * completes from a die notifier, no kprobe involved.
+ */
+SYM_FUNC_START(kpb_trap_fn)
+	mov	%rdi, %rax
+	ANNOTATE_NOENDBR
+.Lkpb_trap_site:
+	int3
+	add	$1, %rax
+.Lkpb_trap_after:
+	lea	3(%rax), %rax
+	add	%rdi, %rax
+	test	%rax, %rax
+	jz	.Lkpb_trap_after
+	RET
+SYM_FUNC_END(kpb_trap_fn)
+
 	.pushsection .rodata
+SYM_DATA(kpb_trap_site, .quad .Lkpb_trap_site)
 SYM_DATA(kpb_hit_site, .quad .Lkpb_hit_site)
 SYM_DATA(kpb_opt_site, .quad .Lkpb_opt_site)
 SYM_DATA(kpb_slots_per_blk, .long KPB_SLOTS_PER_BLK)
