@@ -25,7 +25,8 @@
 #                       funcs=1000,50000: also register/unregister that
 #                       many traceable functions of vmlinux by name, one
 #                       batch each (the guest lists them; a kernel over
-#                       funcs_budget_s=120 for one count skips the next)
+#                       funcs_budget_s=120 at the pace of the count before
+#                       is not run)
 #   BENCH_SKIP_BUILD=1  reuse the kernels/initramfs built by a previous run
 #   BENCH_PREPARE_ONLY=1  build kernels, module and initramfs, boot nothing
 #                       (scripts/hit-trace.sh uses it)

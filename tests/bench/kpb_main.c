@@ -88,7 +88,7 @@ module_param(funcs_file, charp, 0444);
 MODULE_PARM_DESC(funcs_file, "names of the functions for the funcs group, one per line (the guest writes it)");
 static unsigned int funcs_budget_s = 120;
 module_param(funcs_budget_s, uint, 0444);
-MODULE_PARM_DESC(funcs_budget_s, "after a count whose registration took longer, the funcs group stops");
+MODULE_PARM_DESC(funcs_budget_s, "a count that would take longer at the pace of the one before is not run");
 
 static char *spin = "";
 module_param(spin, charp, 0444);
@@ -657,7 +657,8 @@ static void kpb_funcs(void)
 	struct kprobe *kps = NULL;
 	void *buf;
 	int n, num, ret, weeded = 0;	/* names[0..weeded) all register */
-	u64 reg_ns;
+	int last = 0;			/* the last count done, in reg_ns */
+	u64 reg_ns = 0;
 
 	n = kpb_read_funcs(&buf, &names);
 	if (n <= 0) {
@@ -675,6 +676,13 @@ static void kpb_funcs(void)
 		if (kstrtoint(tok, 10, &num) || num <= 0)
 			continue;
 		num = min(num, n);
+		/* At the pace of the last count, would this one take too long? */
+		if (last && div64_u64(reg_ns * num, last) >
+			    (u64)funcs_budget_s * NSEC_PER_SEC) {
+			pr_info("BENCH-INFO funcs: %d would take over %u s, not run\n",
+				num, funcs_budget_s);
+			break;
+		}
 		ret = kpb_funcs_one(kps, ptrs, names, num, &reg_ns);
 		if (ret && num > weeded) {
 			/* Drop what this kernel refuses among them, again. */
@@ -693,11 +701,7 @@ static void kpb_funcs(void)
 			pr_info("BENCH reg_funcs_%d error %d\n", num, ret);
 			break;
 		}
-		if (div64_u64(reg_ns, NSEC_PER_SEC) > funcs_budget_s) {
-			pr_info("BENCH-INFO funcs: over %u s, no larger count\n",
-				funcs_budget_s);
-			break;
-		}
+		last = num;
 	}
 out:
 	kvfree(ptrs);
