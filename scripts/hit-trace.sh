@@ -10,7 +10,7 @@
 # instruction and counts instructions and memory accesses (what TCG
 # charges most for) per function, side by side.
 #
-#   TRACE_MODES="b k f o"  modes of tests/bench/ (see kpb_spin())
+#   TRACE_MODES="b k f o"  modes of tests/bench/ (see kpb_spin(); ko too)
 #   TRACE_STEPS=2000       instructions gdb records per boot (> one call)
 #
 # Traces and tables go to build/hit-trace/.
