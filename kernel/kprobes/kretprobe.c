@@ -76,6 +76,8 @@ static void instance_put(struct kretprobe_instance *ri)
 {
 	struct kretprobe_pool *pool = ri->pool;
 
+	/* Inside a hit or busy section: the unregistration waits for it. */
+	lockdep_assert(kprobe_running());
 	if (likely(rcu_access_pointer(pool->rp)))
 		objpool_push(ri, &pool->objs);
 	else
@@ -92,6 +94,7 @@ static void pool_retire_home(struct kretprobe_pool *pool)
 {
 	int n = 1;
 
+	WARN_ON_ONCE(rcu_access_pointer(pool->rp));
 	while (objpool_pop(&pool->objs))
 		n++;
 	if (atomic_sub_and_test(n, &pool->refs))
@@ -239,17 +242,27 @@ NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
 /**
  * kprobe_flush_task - a task is gone: give its instances back
  * @tk: the dead task
+ *
+ * Runs from the task's RCU-delayed release, a softirq that may have
+ * interrupted a hit or a return handler on this CPU.  Busy, so that an
+ * unregistration waits for us (step 2 above); if kprobes already was,
+ * the interrupted section covers us and stays as it was.
  */
 void kprobe_flush_task(struct task_struct *tk)
 {
 	struct llist_node *node = llist_del_all(&tk->kretprobe_instances);
 	struct kretprobe_instance *ri, *tmp;
+	struct kprobe *outer;
 
-	/* Busy: an unregistration waits for us (step 2 above). */
-	kprobe_busy_begin();
+	preempt_disable();
+	outer = kprobe_running();
+	if (!outer)
+		__this_cpu_write(current_kprobe, &kretprobe_busy);
 	llist_for_each_entry_safe(ri, tmp, node, llist)
 		instance_put(ri);
-	kprobe_busy_end();
+	if (!outer)
+		kprobe_running_end();
+	preempt_enable();
 }
 
 NOKPROBE_SYMBOL(kprobe_flush_task);
