@@ -99,7 +99,7 @@ static bool text_owned_elsewhere(unsigned long addr)
 	void *p = (void *)addr;
 
 	if (ftrace_location(addr) == addr)
-		return !kprobe_ftrace_addr(addr);
+		return !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE);
 	return jump_label_text_reserved(p, p) ||
 	       static_call_text_reserved(p, p) ||
 	       find_bug(addr);
