@@ -86,12 +86,13 @@ struct arch_specific_insn {
 /*
  * Jump optimization: a JMP rel32 replaces the instructions it overlaps,
  * the region, at most 4 + 15 bytes.  The detour buffer holds the
- * register save and restore code (116 bytes on x86_64), the region's
- * copy and a jump back, twice over: once for hits without post handlers
- * and once, split after the first instruction, for hits with them.
+ * register save and restore code (134 bytes on x86_64, 138 on i386),
+ * the region's copy and a jump back, twice over: once for hits without
+ * post handlers and once, split after the first instruction, for hits
+ * with them.
  */
 #define KPROBE_OPT_MAX_REGION	(JMP32_INSN_SIZE - 1 + MAX_INSN_SIZE)
-#define KPROBE_DETOUR_SIZE	320
+#define KPROBE_DETOUR_SIZE	336
 
 /* User-space probes decode the instructions of a function up to the probe. */
 #define KPROBE_USER_INSN_MAX	MAX_INSN_SIZE

@@ -160,16 +160,17 @@ __visible void __kprobes x86_kprobe_step_return(struct pt_regs *regs)
  * by %KPROBE_STEP_DETOUR_BACK, whose frame is the innermost.  The post
  * handlers see the instruction pointer after the original instruction.
  *
- * Return: false when the detour runs the copy of the rest of the region;
- * true when a post handler moved regs->ip, where the detour resumes.
+ * Return: %X86_DETOUR_COPY when the detour runs the copy of the rest of
+ * the region; %X86_DETOUR_IRET when a post handler moved regs->ip, where
+ * the detour resumes.
  */
-__visible bool __kprobes x86_kprobe_detour_post(struct kprobe_site *site,
-						struct pt_regs *regs)
+__visible u8 __kprobes x86_kprobe_detour_post(struct kprobe_site *site,
+					      struct pt_regs *regs)
 {
 	unsigned long next = (unsigned long)site->addr + site->ainsn.len;
 
 	x86_kprobe_step_return(regs);
-	return regs->ip != next;
+	return regs->ip == next ? X86_DETOUR_COPY : X86_DETOUR_IRET;
 }
 
 /* The INT3 at @addr ends the innermost out-of-line copy: finish the hit. */

@@ -9,8 +9,9 @@
  * trampoline's: KPROBE_IRET_TO_REGS_32 (regs_32.S).
  *
  * A template: opt.c fills in the MOVL at x86_detour_site, the CALL at
- * x86_detour_call and, without SMAP, a NOP for the CLAC at
- * x86_detour_clac.  Nothing else in it may depend on where it runs.
+ * x86_detour_call, the JMP at x86_detour_step_jmp and, without SMAP, a
+ * NOP for the CLAC at x86_detour_clac.  Nothing else in it may depend on
+ * where it runs.
  */
 #include <linux/linkage.h>
 #include <asm/asm-offsets.h>
@@ -18,6 +19,22 @@
 #include <asm/segment.h>
 
 #include "regs_32.S"
+#include "internal.h"
+
+/* Back to the registers and flags of pt_regs, ESP above it. */
+.macro DETOUR_RESTORE_REGS_32
+	popl	%ebx
+	popl	%ecx
+	popl	%edx
+	popl	%esi
+	popl	%edi
+	popl	%ebp
+	popl	%eax
+	/* Skip ds, es, fs, gs, orig_ax, ip, cs; LEA leaves the flags alone. */
+	leal	(7 * 4)(%esp), %esp
+	popfl
+	leal	(2 * 4)(%esp), %esp	/* sp and ss */
+.endm
 
 	.pushsection .rodata, "a"
 SYM_DATA_START(x86_detour_template)
@@ -42,22 +59,18 @@ SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	.byte	0xe8			/* CALL rel32, filled in */
 	.long	0
 	/* Flags may change now: IRET or POPFL restores them. */
-	testb	%al, %al
-	jz	.Lresume
+	cmpb	$X86_DETOUR_IRET, %al
+	jb	.Lresume
+	ja	.Lstep
 	/* A handler took over: resume at regs->ip. */
 	KPROBE_IRET_TO_REGS_32
+.Lstep:
+	DETOUR_RESTORE_REGS_32
+SYM_INNER_LABEL(x86_detour_step_jmp, SYM_L_GLOBAL)
+	.byte	0xe9			/* JMP rel32, filled in */
+	.long	0
 .Lresume:
-	popl	%ebx
-	popl	%ecx
-	popl	%edx
-	popl	%esi
-	popl	%edi
-	popl	%ebp
-	popl	%eax
-	/* Skip ds, es, fs, gs, orig_ax, ip, cs; LEA leaves the flags alone. */
-	leal	(7 * 4)(%esp), %esp
-	popfl
-	leal	(2 * 4)(%esp), %esp	/* sp and ss */
+	DETOUR_RESTORE_REGS_32
 SYM_INNER_LABEL(x86_detour_template_end, SYM_L_GLOBAL)
 SYM_DATA_END(x86_detour_template)
 	.popsection

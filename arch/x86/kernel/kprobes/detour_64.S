@@ -6,10 +6,15 @@
  * stack and interrupt flag.  We build a struct pt_regs on the stack as a
  * breakpoint would have (kernel CS and SS, the stack pointer from before
  * the jump), call kprobe_site_hit_optimized(site, regs), and then
- * either restore everything and fall through into the copy of the
- * region that opt.c places right after this code, or, when a handler
- * took over regs->ip, restore the registers and IRET to regs->ip with
- * regs->sp and regs->flags.
+ * do what its verdict (X86_DETOUR_* in internal.h) says:
+ *   COPY  restore everything and fall through into the copy of the
+ *         region that opt.c places right after this code;
+ *   IRET  a handler took over regs->ip: restore the registers and IRET
+ *         to regs->ip with regs->sp and regs->flags;
+ *   STEP  post handlers are to run: restore everything, flags from
+ *         regs->flags (interrupts off), and jump to the way through the
+ *         region that stops after its first instruction (opt.c).  No
+ *         IRET on this way: it serializes, and costs more than the copy.
  *
  * No instruction here may change a flag before PUSHF has saved them all:
  * the probed code may be between a compare and the branch that reads it.
@@ -17,14 +22,15 @@
  *
  * This is a template, not code that runs where it is: it lives in
  * .rodata and opt.c copies it into each detour, filling in the site
- * (the MOVABS at x86_detour_site), the call's displacement
- * (x86_detour_call) and, without SMAP, a NOP for the CLAC
- * (x86_detour_clac).  So it must not contain anything position-dependent
- * besides those.
+ * (the MOVABS at x86_detour_site), the call's and the step jump's
+ * displacements (x86_detour_call, x86_detour_step_jmp) and, without
+ * SMAP, a NOP for the CLAC (x86_detour_clac).  So it must not contain
+ * anything position-dependent besides those.
  */
 #include <linux/linkage.h>
 #include <asm/segment.h>
 #include <asm/ptrace-abi.h>
+#include "internal.h"
 
 	.pushsection .rodata, "a"
 SYM_DATA_START(x86_detour_template)
@@ -62,7 +68,7 @@ SYM_INNER_LABEL(x86_detour_site, SYM_L_GLOBAL)
 SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	.byte	0xe8			/* CALL rel32, filled in */
 	.long	0
-	/* The callee's verdict goes where orig_ax was: regs stay as set. */
+	/* The callee's verdict (X86_DETOUR_*) goes where orig_ax was. */
 	movzbl	%al, %eax
 	movq	%rax, ORIG_RAX(%rsp)
 	popq	%r15
@@ -81,11 +87,20 @@ SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	popq	%rsi
 	popq	%rdi
 	/* Flags may change now: IRET or POPF restores them. */
-	cmpq	$0, (%rsp)
-	je	.Lresume
+	cmpq	$X86_DETOUR_IRET, (%rsp)
+	jb	.Lresume
+	ja	.Lstep
 	/* A handler took over: resume at regs->ip. */
 	addq	$8, %rsp		/* orig_ax */
 	iretq
+.Lstep:
+	/* Into the way with a stop, with regs->flags (interrupts off). */
+	leaq	24(%rsp), %rsp
+	popfq
+	leaq	16(%rsp), %rsp
+SYM_INNER_LABEL(x86_detour_step_jmp, SYM_L_GLOBAL)
+	.byte	0xe9			/* JMP rel32, filled in */
+	.long	0
 .Lresume:
 	/* Skip orig_ax, ip and cs; LEA leaves the restored flags alone. */
 	leaq	24(%rsp), %rsp

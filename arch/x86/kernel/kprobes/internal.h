@@ -5,6 +5,17 @@
 #ifndef _X86_KERNEL_KPROBES_INTERNAL_H
 #define _X86_KERNEL_KPROBES_INTERNAL_H
 
+/*
+ * What a detour's template does once its callee returned, the callee's
+ * verdict: run the copy that follows, IRET to regs->ip, or POPF
+ * regs->flags and take the way with a stop after the first instruction
+ * (x86_detour_step_jmp; the 32-bit template IRETs there instead).
+ */
+#define X86_DETOUR_COPY		0
+#define X86_DETOUR_IRET		1
+#define X86_DETOUR_STEP		2
+
+#ifndef __ASSEMBLY__
 #include <linux/kprobes.h>
 #include <linux/kprobes_arch.h>
 
@@ -74,6 +85,7 @@ extern const u8 x86_detour_template[];
 extern const u8 x86_detour_site[];
 extern const u8 x86_detour_clac[];
 extern const u8 x86_detour_call[];
+extern const u8 x86_detour_step_jmp[];
 extern const u8 x86_detour_template_end[];
 
 /* The copy of the region follows the template in a detour. */
@@ -88,11 +100,14 @@ extern const u8 x86_jprobe_return_trap[];
 /* core.c: called by the step trampoline (step_*.S) and by detours. */
 void x86_kprobe_step_trampoline(void);
 __visible void x86_kprobe_step_return(struct pt_regs *regs);
-__visible bool x86_kprobe_detour_post(struct kprobe_site *site,
-				      struct pt_regs *regs);
+__visible u8 x86_kprobe_detour_hit(struct kprobe_site *site,
+				   struct pt_regs *regs);
+__visible u8 x86_kprobe_detour_post(struct kprobe_site *site,
+				    struct pt_regs *regs);
 
 /* kretprobe.c: called by the return trampoline (trampoline_*.S). */
 void kretprobe_trampoline(void);
 __visible unsigned long x86_kretprobe_return(struct pt_regs *regs);
 
+#endif /* !__ASSEMBLY__ */
 #endif /* _X86_KERNEL_KPROBES_INTERNAL_H */

@@ -158,6 +158,31 @@ static int check_function(unsigned long start, unsigned long end,
 	return 0;
 }
 
+/**
+ * x86_kprobe_detour_hit - a CPU went through an optimized site's jump
+ * @site: the detour's site
+ * @regs: the registers the detour's first template saved
+ *
+ * The first template's callee, in the context that
+ * kprobe_site_hit_optimized() describes; it calls that.  A hit sent on
+ * to the detour's way with a stop after the first instruction gets there
+ * without an IRET: the template loads regs->flags, which
+ * arch_kprobe_step() left with interrupts off, and jumps.
+ *
+ * Return: the template's verdict, %X86_DETOUR_COPY, %X86_DETOUR_IRET
+ * or %X86_DETOUR_STEP.
+ */
+__visible u8 __kprobes x86_kprobe_detour_hit(struct kprobe_site *site,
+					     struct pt_regs *regs)
+{
+	unsigned long step = (unsigned long)site->ainsn.detour +
+			     site->ainsn.opt_step;
+
+	if (!kprobe_site_hit_optimized(site, regs))
+		return X86_DETOUR_COPY;
+	return regs->ip == step ? X86_DETOUR_STEP : X86_DETOUR_IRET;
+}
+
 /* Write the template at @buf + *@pos, calling @fn with @site. */
 static int emit_template(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
 			 struct kprobe_site *site, void *fn)
@@ -203,17 +228,33 @@ static int emit_copy(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
 	return 0;
 }
 
+/* Write a JMP to @target at @buf + @at. */
+static int write_jump(u8 *buf, size_t at, kprobe_opcode_t *detour,
+		      unsigned long target)
+{
+	if (!x86_rel32_reaches((unsigned long)detour + at + JMP32_INSN_SIZE,
+			       target))
+		return -ERANGE;
+	__text_gen_insn(buf + at, JMP32_INSN_OPCODE, detour + at,
+			(void *)target, JMP32_INSN_SIZE);
+	return 0;
+}
+
 /* Write a JMP to @target at @buf + *@pos. */
 static int emit_jump(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
 		     unsigned long target)
 {
-	if (!x86_rel32_reaches((unsigned long)detour + *pos + JMP32_INSN_SIZE,
-			       target))
-		return -ERANGE;
-	__text_gen_insn(buf + *pos, JMP32_INSN_OPCODE, detour + *pos,
-			(void *)target, JMP32_INSN_SIZE);
-	*pos += JMP32_INSN_SIZE;
-	return 0;
+	int ret = write_jump(buf, *pos, detour, target);
+
+	if (!ret)
+		*pos += JMP32_INSN_SIZE;
+	return ret;
+}
+
+/* Where the template at @buf + @start jumps for %X86_DETOUR_STEP. */
+static size_t step_jump_at(size_t start)
+{
+	return start + (x86_detour_step_jmp - x86_detour_template);
 }
 
 /*
@@ -223,10 +264,11 @@ static int emit_jump(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
  *
  *   1. the template, calling kprobe_site_hit_optimized(); when it returns
  *      false, the copy of the whole region and a jump back;
- *   2. at opt_step, where arch_kprobe_step() sends hits with post
- *      handlers: the copy of the first instruction, the template again,
- *      calling x86_kprobe_detour_post(), then the copy of the rest of
- *      the region and a jump back.
+ *   2. at opt_step, where the first template jumps for hits with post
+ *      handlers (%X86_DETOUR_STEP): the copy of the first instruction,
+ *      the template again, calling x86_kprobe_detour_post(), then the
+ *      copy of the rest of the region and a jump back.  That template
+ *      never gets %X86_DETOUR_STEP: its step jump is a UD2.
  *
  * Return: the image's length, or a negative error.
  */
@@ -236,7 +278,7 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 	unsigned long addr = (unsigned long)site->addr;
 	unsigned long next = addr + site->ainsn.len;
 	unsigned long back = addr + site->ainsn.opt_len;
-	size_t pos = 0;
+	size_t pos = 0, second;
 	int ret;
 
 	/* The longest image: two templates, the region twice, two jumps. */
@@ -245,8 +287,7 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 		return -E2BIG;
 
 	/* 1. Hits without post handlers, and every hit's pre handlers. */
-	ret = emit_template(buf, &pos, detour, site,
-			    kprobe_site_hit_optimized) ?:
+	ret = emit_template(buf, &pos, detour, site, x86_kprobe_detour_hit) ?:
 	      emit_copy(buf, &pos, detour, addr, back) ?:
 	      emit_jump(buf, &pos, detour, back);
 	if (ret)
@@ -254,11 +295,19 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 
 	/* 2. Hits with post handlers. */
 	site->ainsn.opt_step = pos;
-	ret = emit_copy(buf, &pos, detour, addr, next) ?:
-	      emit_template(buf, &pos, detour, site, x86_kprobe_detour_post) ?:
+	ret = write_jump(buf, step_jump_at(0), detour,
+			 (unsigned long)detour + pos) ?:
+	      emit_copy(buf, &pos, detour, addr, next);
+	if (ret)
+		return ret;
+	second = pos;
+	ret = emit_template(buf, &pos, detour, site, x86_kprobe_detour_post) ?:
 	      emit_copy(buf, &pos, detour, next, back) ?:
 	      emit_jump(buf, &pos, detour, back);
-	return ret ?: pos;
+	if (ret)
+		return ret;
+	memcpy(buf + step_jump_at(second), "\x0f\x0b", 2);	/* UD2 */
+	return pos;
 }
 
 /**
