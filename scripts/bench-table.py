@@ -78,13 +78,15 @@ def describe(key):
     """The 'what' column: DESC, or the attach keys' pattern."""
     if key in DESC:
         return DESC[key]
-    m = re.match(r'(un)?reg_(batch|single|funcs)_(\d+)$', key)
+    m = re.match(r'(un)?reg_(batch|single|funcs|funcs_floor)_(\d+)$', key)
     if not m:
         return ''
     what = 'unregister' if m.group(1) else 'register'
     n = int(m.group(3))
     if m.group(2) == 'funcs':
         return f'{what} {n} function entries by name, batch'
+    if m.group(2) == 'funcs_floor':
+        return f'floor: {what} one ftrace_ops at the same {n}'
     how = 'batch' if m.group(2) == 'batch' else 'one by one'
     return f'{what} {n} kprobes, {how}'
 
@@ -177,6 +179,28 @@ def floors(ours, inc):
     return lines
 
 
+def funcs_floors(ours, inc, keys):
+    """Lines "reg_funcs_N/floor" per kernel: kprobes against bare ftrace."""
+    lines = []
+    for name, vals in (('ours', ours), ('incumbent', inc)):
+        parts = []
+        for k in keys:
+            m = re.match(r'(un)?reg_funcs_(\d+)$', k)
+            if not m:
+                continue
+            floor = f'{m.group(1) or ""}reg_funcs_floor_{m.group(2)}'
+            x = summary(k, vals.get(k, []))[1]
+            y = summary(floor, vals.get(floor, []))[1]
+            if x is not None and y:
+                parts.append(f'{k}/floor {x / y:.2f}')
+        if parts:
+            lines.append(f'- {name}: ' + ', '.join(parts))
+    if lines:
+        lines = ['', 'Function entries against ftrace alone attaching one '
+                 'ftrace_ops to the same functions (reg_funcs_floor_N):'] + lines
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--ours', nargs='*', default=[])
@@ -219,6 +243,7 @@ def main():
             unit = 'ns/call'
         out.append(f'| {k} | {what} | {unit} | {so} | {si} | {ratio} |')
     out += opt_target(ours, inc)
+    out += funcs_floors(ours, inc, keys)
     text = '\n'.join(out) + '\n'
     sys.stdout.write(text)
     if a.out:

@@ -628,7 +628,58 @@ static int kpb_weed_funcs(struct kprobe *kps, char **names, int num)
 	return kept;
 }
 
-/* register_kprobes()/unregister_kprobes() of @num function entries. */
+/* The floor of the funcs group: an ftrace_ops whose handler does nothing. */
+static void kpb_ftrace_nop(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+}
+
+static struct ftrace_ops kpb_funcs_floor_ops = {
+	.func	= kpb_ftrace_nop,
+	.flags	= FTRACE_OPS_FL_SAVE_REGS,
+};
+
+/*
+ * reg_funcs_floor_N / unreg_funcs_floor_N: what ftrace alone takes to
+ * attach an ftrace_ops to the @num function entries the kprobes of @kps
+ * were at (their addresses as registration resolved them), and to
+ * detach it: its filter hash and the patching of every call site, which
+ * kprobes on function entries pay too.  No kprobes code runs.
+ */
+static void kpb_funcs_floor(struct kprobe *kps, int num)
+{
+	unsigned long *ips;
+	u64 t0, t1;
+	int i, ret;
+
+	ips = kvcalloc(num, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return;
+	for (i = 0; i < num; i++)
+		ips[i] = (unsigned long)kps[i].addr;
+	t0 = ktime_get_ns();
+	ret = ftrace_set_filter_ips(&kpb_funcs_floor_ops, ips, num, 0, 1) ?:
+	      register_ftrace_function(&kpb_funcs_floor_ops);
+	t1 = ktime_get_ns();
+	if (ret) {
+		pr_info("BENCH reg_funcs_floor_%d error %d\n", num, ret);
+		ftrace_free_filter(&kpb_funcs_floor_ops);
+		goto out;
+	}
+	pr_info("BENCH reg_funcs_floor_%d %llu\n", num, t1 - t0);
+	t0 = ktime_get_ns();
+	unregister_ftrace_function(&kpb_funcs_floor_ops);
+	ftrace_free_filter(&kpb_funcs_floor_ops);
+	t1 = ktime_get_ns();
+	pr_info("BENCH unreg_funcs_floor_%d %llu\n", num, t1 - t0);
+out:
+	kvfree(ips);
+}
+
+/*
+ * register_kprobes()/unregister_kprobes() of @num function entries, and
+ * then the floor of the same.
+ */
 static int kpb_funcs_one(struct kprobe *kps, struct kprobe **ptrs,
 			 char **names, int num, u64 *reg_ns)
 {
@@ -647,6 +698,7 @@ static int kpb_funcs_one(struct kprobe *kps, struct kprobe **ptrs,
 	unregister_kprobes(ptrs, num);
 	t1 = ktime_get_ns();
 	pr_info("BENCH unreg_funcs_%d %llu\n", num, t1 - t0);
+	kpb_funcs_floor(kps, num);
 	return 0;
 }
 
