@@ -35,7 +35,11 @@
 #                         architecture without a backend yet (no select of
 #                         HAVE_KPROBES_BACKEND) builds with KPROBES=n and
 #                         says so; loongarch and csky have no compiler in
-#                         Debian 12: their rows say that, built nothing
+#                         Debian 12: their rows say that, built nothing.
+#                         When such a line does not build, the objects that
+#                         failed are built in the stock tree with the same
+#                         .config: if they fail there too, the row says
+#                         "stock 6.12 fails too" and names them
 #   w1-sparse             W=1 and sparse (C=2) on our directories, in the
 #                         defconfig line's tree: 0 warnings wanted
 #
@@ -240,6 +244,31 @@ w1_sparse() {  # w1_sparse OBJ
 		kernel/kprobes/ arch/x86/kernel/kprobes/ samples/kprobes/ >"$1/build.log" 2>&1
 }
 
+# A line that does not build: do the objects that failed fail the same way
+# in the stock tree, with the same .config?  The line is first built on
+# with -k, so that every object that fails is known and everything else
+# was compiled.  Prints those objects (none of them ours) when all of them
+# fail there too; returns 1 otherwise.
+stock_fails_too() {  # stock_fails_too LINE OBJ
+	local line=$1 obj=$2 base=$2/stock o objs
+	local -a vars
+	lmake "$line" "$obj" -k -j"$NPROC" all >>"$obj/build.log" 2>&1 && return 1
+	objs=$(grep -oE 'Makefile\.build:[0-9]+: [^] ]+\.o\] Error' "$obj/build.log" |
+		awk '{ sub(/\]$/, "", $2); print $2 }' | sort -u)
+	[ -n "$objs" ] || return 1
+	if grep -qE "$OURS_RE" <<<"$objs"; then return 1; fi
+	mapfile -t vars < <(line_makevars "$line")
+	mkdir -p "$base"
+	cp "$obj/.config" "$base/.config"
+	make -C "$PRISTINE" O="$base" "${vars[@]}" -s olddefconfig >>"$obj/build.log" 2>&1 || return 1
+	for o in $objs; do
+		if make -C "$PRISTINE" O="$base" "${vars[@]}" -j"$NPROC" "$o" >>"$obj/build.log" 2>&1; then
+			return 1
+		fi
+	done
+	echo $objs
+}
+
 FAILED=0
 
 # The line's row into the result page.
@@ -250,7 +279,7 @@ put_row() {  # put_row LINE ROWFILE
 }
 
 run_line() {
-	local line=$1 obj=$MDIR/$1 t0 rc=0 note='' result warn err='' tests=-
+	local line=$1 obj=$MDIR/$1 t0 rc=0 note='' result warn err='' tests=- stock
 	t0=$(date +%s)
 	mkdir -p "$obj"
 	log "== $line"
@@ -270,7 +299,16 @@ run_line() {
 	else
 		lmake "$line" "$obj" -j"$NPROC" all >"$obj/build.log" 2>&1 || rc=$?
 	fi
-	if [ $rc -eq 0 ]; then result=ok; else result=FAIL; FAILED=$((FAILED + 1)); fi
+	if [ $rc -eq 0 ]; then
+		result=ok
+	elif [[ $line == *-defconfig ]] && stock=$(stock_fails_too "$line" "$obj"); then
+		# Not the series': the row says so and the line counts as no failure.
+		result="stock 6.12 fails too"
+		err="the stock tree fails the same way in $stock: $(grep -m1 -E 'error:' "$obj/build.log" | sed 's|^.*/linux[^/]*/||' | cut -c1-140 || true)"
+	else
+		result=FAIL
+		FAILED=$((FAILED + 1))
+	fi
 	warn=$(grep -E 'warning:' "$obj/build.log" 2>/dev/null | grep -E "$OURS_RE" | sort -u | wc -l || true)
 	grep -E 'warning:' "$obj/build.log" 2>/dev/null | grep -E "$OURS_RE" | sort -u >"$obj/our-warnings.txt" || true
 	if [ $rc -ne 0 ] && [ -z "$err" ]; then
