@@ -88,7 +88,7 @@ module_param(funcs_file, charp, 0444);
 MODULE_PARM_DESC(funcs_file, "names of the functions for the funcs group, one per line (the guest writes it)");
 static unsigned int funcs_budget_s = 120;
 module_param(funcs_budget_s, uint, 0444);
-MODULE_PARM_DESC(funcs_budget_s, "a count that would take longer at the pace of the one before is not run");
+MODULE_PARM_DESC(funcs_budget_s, "a count that would take longer at the pace of the ones before (two: fitted as quadratic) is not run");
 
 static char *spin = "";
 module_param(spin, charp, 0444);
@@ -634,46 +634,50 @@ static void kpb_ftrace_nop(unsigned long ip, unsigned long parent_ip,
 {
 }
 
-static struct ftrace_ops kpb_funcs_floor_ops = {
-	.func	= kpb_ftrace_nop,
-	.flags	= FTRACE_OPS_FL_SAVE_REGS,
-};
-
 /*
  * reg_funcs_floor_N / unreg_funcs_floor_N: what ftrace alone takes to
  * attach an ftrace_ops to the @num function entries the kprobes of @kps
  * were at (their addresses as registration resolved them), and to
  * detach it: its filter hash and the patching of every call site, which
  * kprobes on function entries pay too.  No kprobes code runs.
+ *
+ * A new ftrace_ops each time: ftrace_free_filter() leaves the ops'
+ * hashes freed but still pointed to, so an ops cannot be used again.
+ * The ops of a module is "dynamic" to ftrace: unregistering it waits
+ * for the tasks-RCU grace periods that kprobes' built-in ops skip, so
+ * unreg_funcs_floor_N is no floor for unregistration.
  */
-static void kpb_funcs_floor(struct kprobe *kps, int num)
+static void kpb_funcs_floor(unsigned long *ips, int n, int num)
 {
-	unsigned long *ips;
+	struct ftrace_ops *ops;
 	u64 t0, t1;
-	int i, ret;
+	int ret;
 
-	ips = kvcalloc(num, sizeof(*ips), GFP_KERNEL);
-	if (!ips)
+	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
+	if (!ops)
 		return;
-	for (i = 0; i < num; i++)
-		ips[i] = (unsigned long)kps[i].addr;
+	ops->func = kpb_ftrace_nop;
+	ops->flags = FTRACE_OPS_FL_SAVE_REGS;
+	if (n != num)
+		pr_info("BENCH-INFO funcs: %d of %d kprobes on ftrace: floor on those\n",
+			n, num);
 	t0 = ktime_get_ns();
-	ret = ftrace_set_filter_ips(&kpb_funcs_floor_ops, ips, num, 0, 1) ?:
-	      register_ftrace_function(&kpb_funcs_floor_ops);
+	ret = ftrace_set_filter_ips(ops, ips, n, 0, 1) ?:
+	      register_ftrace_function(ops);
 	t1 = ktime_get_ns();
 	if (ret) {
 		pr_info("BENCH reg_funcs_floor_%d error %d\n", num, ret);
-		ftrace_free_filter(&kpb_funcs_floor_ops);
+		ftrace_free_filter(ops);
 		goto out;
 	}
 	pr_info("BENCH reg_funcs_floor_%d %llu\n", num, t1 - t0);
 	t0 = ktime_get_ns();
-	unregister_ftrace_function(&kpb_funcs_floor_ops);
-	ftrace_free_filter(&kpb_funcs_floor_ops);
+	unregister_ftrace_function(ops);
+	ftrace_free_filter(ops);
 	t1 = ktime_get_ns();
 	pr_info("BENCH unreg_funcs_floor_%d %llu\n", num, t1 - t0);
 out:
-	kvfree(ips);
+	kfree(ops);
 }
 
 /*
@@ -683,23 +687,56 @@ out:
 static int kpb_funcs_one(struct kprobe *kps, struct kprobe **ptrs,
 			 char **names, int num, u64 *reg_ns)
 {
+	unsigned long *ips;
+	int i, n = 0, ret;
 	u64 t0, t1;
-	int ret;
 
+	ips = kvcalloc(num, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return -ENOMEM;
 	kpb_fill_funcs(kps, ptrs, names, num);
 	t0 = ktime_get_ns();
 	ret = register_kprobes(ptrs, num);
 	t1 = ktime_get_ns();
 	if (ret)
-		return ret;
+		goto out;
 	*reg_ns = t1 - t0;
 	pr_info("BENCH reg_funcs_%d %llu\n", num, t1 - t0);
+	/* The floor's addresses: those of the kprobes that went on ftrace. */
+	for (i = 0; i < num; i++) {
+		if (kps[i].flags & KPROBE_FLAG_FTRACE)
+			ips[n++] = (unsigned long)kps[i].addr;
+	}
 	t0 = ktime_get_ns();
 	unregister_kprobes(ptrs, num);
 	t1 = ktime_get_ns();
 	pr_info("BENCH unreg_funcs_%d %llu\n", num, t1 - t0);
-	kpb_funcs_floor(kps, num);
-	return 0;
+	if (n)
+		kpb_funcs_floor(ips, n, num);
+out:
+	kvfree(ips);
+	return ret;
+}
+
+/*
+ * How long registering @num would take, from the counts done before:
+ * @done[0..@nr) with their times @ns.  One count: linear.  Two: the cost
+ * per probe as a + b * count through both (b >= 0), which is exact for a
+ * kernel whose registration is quadratic, as the stock kernel's is on
+ * ftrace sites (each probe updates ftrace's hash and walks its records).
+ */
+static u64 kpb_funcs_predict(const int *done, const u64 *ns, int nr, int num)
+{
+	s64 pp0, pp1, b, a;
+
+	if (nr == 1)
+		return div64_u64(ns[0] * num, done[0]);
+	pp0 = div64_u64(ns[0], done[0]);
+	pp1 = div64_u64(ns[1], done[1]);
+	/* b in ns per probe per probe, times 1024. */
+	b = max_t(s64, 0, div64_s64((pp1 - pp0) * 1024, done[1] - done[0]));
+	a = max_t(s64, 0, pp1 - ((b * done[1]) >> 10));
+	return (u64)num * (a + ((b * num) >> 10));
 }
 
 static void kpb_funcs(void)
@@ -709,8 +746,8 @@ static void kpb_funcs(void)
 	struct kprobe *kps = NULL;
 	void *buf;
 	int n, num, ret, weeded = 0;	/* names[0..weeded) all register */
-	int last = 0;			/* the last count done, in reg_ns */
-	u64 reg_ns = 0;
+	int done[2], nr = 0;		/* the last two counts done ... */
+	u64 ns[2], reg_ns = 0;		/* ... and their times */
 
 	n = kpb_read_funcs(&buf, &names);
 	if (n <= 0) {
@@ -728,9 +765,9 @@ static void kpb_funcs(void)
 		if (kstrtoint(tok, 10, &num) || num <= 0)
 			continue;
 		num = min(num, n);
-		/* At the pace of the last count, would this one take too long? */
-		if (last && div64_u64(reg_ns * num, last) >
-			    (u64)funcs_budget_s * NSEC_PER_SEC) {
+		/* At the pace of the counts before, would this one take too long? */
+		if (nr && kpb_funcs_predict(done, ns, nr, num) >
+			  (u64)funcs_budget_s * NSEC_PER_SEC) {
 			pr_info("BENCH-INFO funcs: %d would take over %u s, not run\n",
 				num, funcs_budget_s);
 			break;
@@ -753,7 +790,15 @@ static void kpb_funcs(void)
 			pr_info("BENCH reg_funcs_%d error %d\n", num, ret);
 			break;
 		}
-		last = num;
+		if (nr && done[nr - 1] == num)
+			nr--;			/* the same count again: replace it */
+		if (nr == 2) {
+			done[0] = done[1];
+			ns[0] = ns[1];
+			nr = 1;
+		}
+		done[nr] = num;
+		ns[nr++] = reg_ns;
 	}
 out:
 	kvfree(ptrs);
