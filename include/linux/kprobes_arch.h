@@ -303,15 +303,17 @@ void arch_free_kprobe_slot_page(void *page);
  *
  * Each step is separated from the next one by arch_kprobe_text_sync().
  * A detour calls kprobe_site_hit_optimized() with its site, which
- * stays allocated until no task can be inside the detour any more.
- * When that returns false, the detour runs the copy of the region and
- * jumps back.  When it returns true, the detour resumes at the
- * instruction pointer in its registers: where a pre handler sent it, or
- * where arch_kprobe_step() sent it for %KPROBE_STEP_DETOUR_BACK.  So
- * every detour has a second way through its region, for hits with post
- * handlers: the copy of the first instruction, then a call that gives
- * the hit back to the arch, which finishes it with kprobe_step_done(),
- * then the copy of the rest of the region.
+ * stays allocated until no task can be inside the detour any more, and
+ * does what the verdict says: %KPROBE_DETOUR_COPY, run the copy of the
+ * region and jump back; %KPROBE_DETOUR_RESUME, resume at the registers
+ * where a pre handler sent them; %KPROBE_DETOUR_STEP, resume where
+ * arch_kprobe_step() sent them for %KPROBE_STEP_DETOUR_BACK (which may
+ * be done as for RESUME, or more cheaply: the stack pointer and the code
+ * segment are the detour's own).  So every detour has a second way
+ * through its region, for hits with post handlers: the copy of the first
+ * instruction, then a call that gives the hit back to the arch, which
+ * finishes it with kprobe_step_done(), then the copy of the rest of the
+ * region.
  */
 int arch_prepare_kprobe_opt(struct kprobe_site *site);
 void arch_release_kprobe_opt(struct kprobe_site *site);
@@ -385,9 +387,16 @@ static __always_inline void kprobe_count_trap(void)
 		__this_cpu_inc(kprobe_traps);
 }
 
+/* What a detour does once kprobe_site_hit_optimized() returns. */
+enum kprobe_detour_verdict {
+	KPROBE_DETOUR_COPY,	/* run the copy of the region */
+	KPROBE_DETOUR_RESUME,	/* resume at regs, sp and flags included */
+	KPROBE_DETOUR_STEP,	/* into the way that stops after one insn */
+};
+
 /* Reached from a detour (CONFIG_OPTPROBES); preemption disabled. */
-bool kprobe_site_hit_optimized(struct kprobe_site *site,
-			       struct pt_regs *regs);
+enum kprobe_detour_verdict kprobe_site_hit_optimized(struct kprobe_site *site,
+						     struct pt_regs *regs);
 /* Has a site with probes an address in (@addr, @addr + @len)?  Mutex. */
 bool kprobe_opt_region_taken_locked(unsigned long addr, int len);
 

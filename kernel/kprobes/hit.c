@@ -440,13 +440,14 @@ static nokprobe_inline void detour_step_back(struct kprobe_site *site,
  * is enabled again, so that the task cannot leave this CPU meanwhile;
  * for lockdep they stay as they were until the arch takes the hit back.
  *
- * Return: true when the detour must resume at regs->ip, where a pre
- * handler or the arch sent it; false to run the region's copy.
+ * Return: %KPROBE_DETOUR_RESUME when a pre handler took regs->ip over,
+ * %KPROBE_DETOUR_STEP when the arch sent the hit on for its post
+ * handlers, %KPROBE_DETOUR_COPY to run the region's copy.
  */
-bool __kprobes kprobe_site_hit_optimized(struct kprobe_site *site,
-					 struct pt_regs *regs)
+enum kprobe_detour_verdict __kprobes
+kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 {
-	bool took_over = false;
+	enum kprobe_detour_verdict verdict = KPROBE_DETOUR_COPY;
 
 	/* An RCU-sched reader for the probe list; handlers do not migrate. */
 	preempt_disable_notrace();
@@ -462,17 +463,18 @@ bool __kprobes kprobe_site_hit_optimized(struct kprobe_site *site,
 	}
 	instruction_pointer_set(regs, (unsigned long)site->addr +
 				      KPROBE_BREAKPOINT_SIZE);
-	took_over = site_run_pre(site, regs, HIT_DETOUR);
-	if (!took_over && site_wants_post(site)) {
+	if (site_run_pre(site, regs, HIT_DETOUR)) {
+		verdict = KPROBE_DETOUR_RESUME;
+	} else if (site_wants_post(site)) {
 		detour_step_back(site, regs);
-		took_over = true;
+		verdict = KPROBE_DETOUR_STEP;
 		goto out;
 	}
 pop:
 	frame_pop_first();
 out:
 	preempt_enable_notrace();
-	return took_over;
+	return verdict;
 }
 
 #ifdef CONFIG_KPROBES_ON_FTRACE

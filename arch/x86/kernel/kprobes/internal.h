@@ -7,9 +7,10 @@
 
 /*
  * What a detour's template does once its callee returned, the callee's
- * verdict: run the copy that follows, IRET to regs->ip, or POPF
- * regs->flags and take the way with a stop after the first instruction
- * (x86_detour_step_jmp; the 32-bit template IRETs there instead).
+ * verdict (enum kprobe_detour_verdict's values, for the assembly): run
+ * the copy that follows, IRET to regs->ip, or POPF regs->flags and jump
+ * to the way with a stop after the first instruction
+ * (x86_detour_step_jmp).
  */
 #define X86_DETOUR_COPY		0
 #define X86_DETOUR_IRET		1
@@ -100,8 +101,6 @@ extern const u8 x86_jprobe_return_trap[];
 /* core.c: called by the step trampoline (step_*.S) and by detours. */
 void x86_kprobe_step_trampoline(void);
 __visible void x86_kprobe_step_return(struct pt_regs *regs);
-__visible u8 x86_kprobe_detour_hit(struct kprobe_site *site,
-				   struct pt_regs *regs);
 __visible u8 x86_kprobe_detour_post(struct kprobe_site *site,
 				    struct pt_regs *regs);
 

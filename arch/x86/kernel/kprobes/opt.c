@@ -158,30 +158,10 @@ static int check_function(unsigned long start, unsigned long end,
 	return 0;
 }
 
-/**
- * x86_kprobe_detour_hit - a CPU went through an optimized site's jump
- * @site: the detour's site
- * @regs: the registers the detour's first template saved
- *
- * The first template's callee, in the context that
- * kprobe_site_hit_optimized() describes; it calls that.  A hit sent on
- * to the detour's way with a stop after the first instruction gets there
- * without an IRET: the template loads regs->flags, which
- * arch_kprobe_step() left with interrupts off, and jumps.
- *
- * Return: the template's verdict, %X86_DETOUR_COPY, %X86_DETOUR_IRET
- * or %X86_DETOUR_STEP.
- */
-__visible u8 __kprobes x86_kprobe_detour_hit(struct kprobe_site *site,
-					     struct pt_regs *regs)
-{
-	unsigned long step = (unsigned long)site->ainsn.detour +
-			     site->ainsn.opt_step;
-
-	if (!kprobe_site_hit_optimized(site, regs))
-		return X86_DETOUR_COPY;
-	return regs->ip == step ? X86_DETOUR_STEP : X86_DETOUR_IRET;
-}
+/* The templates' verdicts are the core's (detour_*.S cannot see enums). */
+static_assert(X86_DETOUR_COPY == KPROBE_DETOUR_COPY);
+static_assert(X86_DETOUR_IRET == KPROBE_DETOUR_RESUME);
+static_assert(X86_DETOUR_STEP == KPROBE_DETOUR_STEP);
 
 /* Write the template at @buf + *@pos, calling @fn with @site. */
 static int emit_template(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
@@ -287,7 +267,8 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 		return -E2BIG;
 
 	/* 1. Hits without post handlers, and every hit's pre handlers. */
-	ret = emit_template(buf, &pos, detour, site, x86_kprobe_detour_hit) ?:
+	ret = emit_template(buf, &pos, detour, site,
+			    kprobe_site_hit_optimized) ?:
 	      emit_copy(buf, &pos, detour, addr, back) ?:
 	      emit_jump(buf, &pos, detour, back);
 	if (ret)
