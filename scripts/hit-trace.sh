@@ -64,7 +64,8 @@ trace_one() {
 }
 
 main() {
-	local m f
+	local m f t0
+	t0=$(date +%s)
 	BENCH_PREPARE_ONLY=1 "$ROOT/scripts/bench.sh"
 	mkdir -p "$DIR"
 	for m in $MODES; do
@@ -74,6 +75,25 @@ main() {
 		done
 		python3 "$ROOT/scripts/hit-trace.py" --build "$BUILD" --mode "$m" | tee "$DIR/$m.txt"
 	done
+	# The tables, one per mode, as the result page docs/results/hit-trace.md.
+	{
+		echo "Instructions and memory accesses per function of one call of the"
+		echo "probed function, hit included, single-stepped under QEMU's gdb stub"
+		echo "(release kernels, one CPU, no KASLR); \"(module code)\" is the"
+		echo "benchmark module's and every buffer outside vmlinux: detours,"
+		echo "trampolines, slots.  How to read it: docs/benchmark.md."
+		for m in $MODES; do
+			echo
+			echo '```'
+			cat "$DIR/$m.txt"
+			echo '```'
+		done
+	} >"$DIR/page.md"
+	python3 "$ROOT/scripts/results.py" write hit-trace \
+		--title "make hit-trace: where the instructions of one hit go, ours and stock" \
+		--config "release: tinyconfig + configs/base.config; QEMU TCG -smp 1, nokaslr, gdb single-step" \
+		--body "$DIR/page.md" --took "$(($(date +%s) - t0))" \
+		--command "TRACE_MODES='$MODES' scripts/hit-trace.sh" || true
 }
 
 main "$@"
