@@ -255,10 +255,9 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 	enum kprobe_step_way way = KPROBE_STEP_BOOST;
 
 	if (how & HIT_FTRACE) {
-		/* Without post handlers, kprobe_ftrace_handler() sets regs->ip. */
+		instruction_pointer_set(regs, kprobe_ftrace_next_ip(site));
 		if (!post)
 			return true;
-		instruction_pointer_set(regs, kprobe_ftrace_next_ip(site));
 		f->status = KPROBE_HIT_SS;
 		kprobe_step_done(f, regs);
 		return false;
