@@ -255,6 +255,7 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 	enum kprobe_step_way way = KPROBE_STEP_BOOST;
 
 	if (how & HIT_FTRACE) {
+		/* Needed also without post: a jprobe's hit resumes here. */
 		instruction_pointer_set(regs, kprobe_ftrace_next_ip(site));
 		if (!post)
 			return true;

@@ -505,8 +505,16 @@ static void ft_jprobe(struct kunit *test)
 	c->jp.entry = ft_mirror;
 	p->post_handler = record_post;
 	KUNIT_ASSERT_EQ(test, register_jprobe(&c->jp), 0);
-	KUNIT_ASSERT_EQ(test, kpt_register(test, p), 0);
 	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(&c->jp.kp));
+
+	/* Alone: jprobe_return() resumes after the call, not inside it. */
+	KUNIT_EXPECT_EQ(test, kpft_target(4), 5);
+	KUNIT_EXPECT_EQ(test, c->mirror_arg, 4);
+	KUNIT_EXPECT_STREQ(test, c->order, "J");
+	memset(c->order, 0, sizeof(c->order));
+	c->norder = 0;
+
+	KUNIT_ASSERT_EQ(test, kpt_register(test, p), 0);
 
 	/* kprobe pre, the mirror, then the post handler after the call. */
 	KUNIT_EXPECT_EQ(test, kpft_target(5), 6);

@@ -242,8 +242,8 @@ static size_t step_jump_at(size_t start)
  * and set @site->ainsn.opt_step.  The image has two ways through the
  * region:
  *
- *   1. the template, calling kprobe_site_hit_optimized(); when it returns
- *      false, the copy of the whole region and a jump back;
+ *   1. the template, calling kprobe_site_hit_optimized(); for
+ *      %X86_DETOUR_COPY, the copy of the whole region and a jump back;
  *   2. at opt_step, where the first template jumps for hits with post
  *      handlers (%X86_DETOUR_STEP): the copy of the first instruction,
  *      the template again, calling x86_kprobe_detour_post(), then the
