@@ -161,44 +161,38 @@ FLOORS = (('b', 'b_floor'), ('k', 'b_floor'), ('o', 'o_floor'),
           ('ko', 'o_floor'), ('f', 'f_floor'))
 
 
-def floors(ours, inc):
-    """Lines "mode/floor" per kernel, for the floors that were measured."""
+def ratio_lines(ours, inc, pairs, title):
+    """Lines "x/label ratio" per kernel for the (x, y, label) pairs measured."""
     lines = []
     for name, vals in (('ours', ours), ('incumbent', inc)):
         parts = []
-        for mode, floor in FLOORS:
-            x = summary(mode, vals.get(mode, []))[1]
-            y = summary(floor, vals.get(floor, []))[1]
+        for x_key, y_key, label in pairs:
+            x = summary(x_key, vals.get(x_key, []))[1]
+            y = summary(y_key, vals.get(y_key, []))[1]
             if x is not None and y:
-                parts.append(f'{mode}/{floor} {x / y:.2f}')
+                parts.append(f'{x_key}/{label} {x / y:.2f}')
         if parts:
             lines.append(f'- {name}: ' + ', '.join(parts))
-    if lines:
-        lines = ['', 'Each hit mode against its floor, a yardstick that runs no '
-                 'kprobes code (target: within 1.15):'] + lines
-    return lines
+    return ['', title] + lines if lines else []
+
+
+def floors(ours, inc):
+    """Each hit mode against its floor, for the floors that were measured."""
+    return ratio_lines(ours, inc, [(m, f, f) for m, f in FLOORS],
+                       'Each hit mode against its floor, a yardstick that runs no '
+                       'kprobes code (target: within 1.15):')
 
 
 def funcs_floors(ours, inc, keys):
-    """Lines "reg_funcs_N/floor" per kernel: kprobes against bare ftrace."""
-    lines = []
-    for name, vals in (('ours', ours), ('incumbent', inc)):
-        parts = []
-        for k in keys:
-            m = re.match(r'(un)?reg_funcs_(\d+)$', k)
-            if not m:
-                continue
-            floor = f'{m.group(1) or ""}reg_funcs_floor_{m.group(2)}'
-            x = summary(k, vals.get(k, []))[1]
-            y = summary(floor, vals.get(floor, []))[1]
-            if x is not None and y:
-                parts.append(f'{k}/floor {x / y:.2f}')
-        if parts:
-            lines.append(f'- {name}: ' + ', '.join(parts))
-    if lines:
-        lines = ['', 'Function entries against ftrace alone attaching one '
-                 'ftrace_ops to the same functions (reg_funcs_floor_N):'] + lines
-    return lines
+    """reg_funcs_N and unreg_funcs_N against ftrace alone at the same N."""
+    pairs = []
+    for k in keys:
+        m = re.match(r'(un)?reg_funcs_(\d+)$', k)
+        if m:
+            pairs.append((k, f'{m.group(1) or ""}reg_funcs_floor_{m.group(2)}', 'floor'))
+    return ratio_lines(ours, inc, pairs,
+                       'Function entries against ftrace alone attaching one '
+                       'ftrace_ops to the same functions (reg_funcs_floor_N):')
 
 
 def main():

@@ -21,21 +21,6 @@
 #include "regs_32.S"
 #include "internal.h"
 
-/* Back to the registers and flags of pt_regs, ESP above it. */
-.macro DETOUR_RESTORE_REGS_32
-	popl	%ebx
-	popl	%ecx
-	popl	%edx
-	popl	%esi
-	popl	%edi
-	popl	%ebp
-	popl	%eax
-	/* Skip ds, es, fs, gs, orig_ax, ip, cs; LEA leaves the flags alone. */
-	leal	(7 * 4)(%esp), %esp
-	popfl
-	leal	(2 * 4)(%esp), %esp	/* sp and ss */
-.endm
-
 	.pushsection .rodata, "a"
 SYM_DATA_START(x86_detour_template)
 	/* ss, sp, flags, cs, ip, orig_ax. */
@@ -65,12 +50,12 @@ SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	/* A handler took over: resume at regs->ip. */
 	KPROBE_IRET_TO_REGS_32
 .Lstep:
-	DETOUR_RESTORE_REGS_32
+	KPROBE_POP_REGS_32
 SYM_INNER_LABEL(x86_detour_step_jmp, SYM_L_GLOBAL)
 	.byte	0xe9			/* JMP rel32, filled in */
 	.long	0
 .Lresume:
-	DETOUR_RESTORE_REGS_32
+	KPROBE_POP_REGS_32
 SYM_INNER_LABEL(x86_detour_template_end, SYM_L_GLOBAL)
 SYM_DATA_END(x86_detour_template)
 	.popsection

@@ -35,6 +35,8 @@
 #include <linux/ftrace.h>
 #include <linux/memory.h>
 #include <linux/perf_event.h>
+#include <linux/bug.h>
+#include <linux/unaligned.h>
 #include <asm/insn.h>
 #include <asm/text-patching.h>
 #include <asm/alternative.h>
@@ -287,7 +289,7 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 	      emit_jump(buf, &pos, detour, back);
 	if (ret)
 		return ret;
-	memcpy(buf + step_jump_at(second), "\x0f\x0b", 2);	/* UD2 */
+	put_unaligned((u16)INSN_UD2, (u16 *)(buf + step_jump_at(second)));
 	return pos;
 }
 

@@ -25,6 +25,25 @@
 .endm
 
 /*
+ * Back to the general registers and the flags of the pt_regs at ESP,
+ * ESP just above it (regs->sp is not loaded).  Skips ds, es, fs, gs,
+ * orig_ax, ip and cs, then sp and ss; LEA leaves the restored flags
+ * alone.
+ */
+.macro KPROBE_POP_REGS_32
+	popl	%ebx
+	popl	%ecx
+	popl	%edx
+	popl	%esi
+	popl	%edi
+	popl	%ebp
+	popl	%eax
+	leal	(7 * 4)(%esp), %esp
+	popfl
+	leal	(2 * 4)(%esp), %esp
+.endm
+
+/*
  * Resume at regs->ip with regs->flags and regs->sp, %esp pointing at the
  * pt_regs.  IRET between kernel contexts does not load ESP, so EFLAGS,
  * CS, EIP and EAX are written below regs->sp, top down so that no source

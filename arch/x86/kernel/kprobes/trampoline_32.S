@@ -33,21 +33,8 @@ SYM_CODE_START(kretprobe_trampoline)
 	ENCODE_FRAME_POINTER
 	movl	%esp, %eax		/* regparm: the first argument */
 	call	x86_kretprobe_return
-	popl	%ebx
-	popl	%ecx
-	popl	%edx
-	popl	%esi
-	popl	%edi
-	popl	%ebp
-	popl	%eax
-	/*
-	 * Skip ds, es, fs, gs, orig_ax, ip and cs; put back the flags the
-	 * function returned with; skip sp and ss; RET through the slot.
-	 * LEA leaves the flags alone.
-	 */
-	leal	(7 * 4)(%esp), %esp
-	popfl
-	leal	(2 * 4)(%esp), %esp
+	/* The flags the function returned with too; RET through the slot. */
+	KPROBE_POP_REGS_32
 	RET
 SYM_CODE_END(kretprobe_trampoline)
 /* Never probed: a probe here would run inside every return. */
