@@ -110,7 +110,7 @@ static __always_inline bool kprobe_hit_in_progress(void)
 
 /**
  * struct kprobe_site - everything registered at one probed instruction
- * @node: link in the probe hash table (RCU readers, kprobe mutex writers)
+ * @node: links in the site tables, one per table (see kernel/kprobes/table.c)
  * @link: link on the gone list, or on a private list between unlinking
  *	and freeing; never walked by RCU readers
  * @addr: the probed instruction
@@ -151,7 +151,7 @@ static __always_inline bool kprobe_hit_in_progress(void)
  * is protected by the kprobe mutex.
  */
 struct kprobe_site {
-	struct hlist_node node;
+	struct hlist_node node[2];
 	struct list_head link;
 	kprobe_opcode_t *addr;
 	struct list_head probes;

@@ -8,7 +8,7 @@
  *                       copy of the instruction and the kprobes there.
  *
  * Locking
- *   kprobe_mutex protects the hash table and the gone list (writers),
+ *   kprobe_mutex protects the site table and the gone list (writers),
  *   every site's probe list (writers), the site fields nr_enabled,
  *   nr_post, armed and gone, the flags of registered kprobes, the global
  *   arm switch and the slot cache.  Text is changed only under
@@ -28,7 +28,7 @@
  *   ftrace call sites (see ftrace.c).
  *
  * RCU
- *   The breakpoint path finds a site with hlist_for_each_entry_rcu() and
+ *   The breakpoint path finds a site in the site table (table.c) and
  *   walks its probes with list_for_each_entry_rcu(), taking no lock: it
  *   runs in exception context with interrupts off, which RCU treats as a
  *   read-side critical section.  No task is ever scheduled away inside an
@@ -50,7 +50,6 @@
  *   jump goes through a breakpoint again.
  */
 #include <linux/kprobes.h>
-#include <linux/hash.h>
 #include <linux/slab.h>
 #include <linux/module.h>
 #include <linux/cpu.h>
@@ -66,7 +65,6 @@
 /* Serialises every change to probes, sites and slots; see above. */
 DEFINE_MUTEX(kprobe_mutex);
 
-struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
 static LIST_HEAD(kprobe_reap_sites);		/* struct kprobe_site.link */
 static LIST_HEAD(kprobe_gone_sites);		/* struct kprobe_site.link */
 static LIST_HEAD(kprobe_dirty_sites);		/* struct kprobe_site.dirty */
@@ -344,7 +342,7 @@ static struct kprobe_site *site_create_text_locked(kprobe_opcode_t *addr)
 		ret = site->kind->prepare(site);
 
 	if (!ret)
-		hlist_add_head_rcu(&site->node, kprobe_bucket(addr));
+		kprobe_site_hash_locked(site);
 	/*
 	 * The module reference only had to last until the site is hashed:
 	 * from now on the module notifier, which takes kprobe_mutex, finds
@@ -507,13 +505,14 @@ static void site_unhash_dead_locked(struct list_head *dead)
 	lockdep_assert_held(&kprobe_mutex);
 	list_for_each_entry(site, dead, link) {
 		if (!site->gone)
-			hlist_del_rcu(&site->node);
+			kprobe_site_unhash_locked(site);
 	}
 }
 
 /*
  * The reaper: frees the sites that unregistration left without probes,
- * one grace period after they were unhashed (see "RCU" at the top).
+ * one grace period after they were unhashed (see "RCU" at the top), and
+ * shrinks the site table if they leave it too big.
  */
 static void kprobe_reaper(struct work_struct *work)
 {
@@ -531,6 +530,7 @@ static void kprobe_reaper(struct work_struct *work)
 	mutex_lock(&kprobe_mutex);
 	list_for_each_entry_safe(site, tmp, &reap, link)
 		site_free_locked(site);
+	kprobe_sites_shrink_locked();
 	mutex_unlock(&kprobe_mutex);
 }
 
@@ -621,6 +621,7 @@ int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
 	int i, ret = 0, err;
 
 	mutex_lock(&kprobe_mutex);
+	kprobe_sites_reserve_locked(num);
 	kprobe_text_lock();
 	for (i = 0; i < num; i++) {
 		ret = register_kprobe_text_locked(objs[i] + kp_offset);
@@ -740,8 +741,25 @@ static void site_kill_locked(struct kprobe_site *site)
 	site->armed = false;
 	list_del_init(&site->dirty);
 	kprobe_opt_kill_locked(site);
-	hlist_del_rcu(&site->node);
+	kprobe_site_unhash_locked(site);
 	list_add_tail(&site->link, &kprobe_gone_sites);
+}
+
+struct kill_walk {
+	kprobe_addr_match_t match;
+	void *data;
+	struct list_head ftrace_sites;
+};
+
+static void site_kill_if_matching_locked(struct kprobe_site *site, void *arg)
+{
+	struct kill_walk *w = arg;
+
+	if (!w->match((unsigned long)site->addr, w->data))
+		return;
+	site_kill_locked(site);
+	if (kprobe_site_on_ftrace(site))
+		list_add_tail(&site->dirty, &w->ftrace_sites);
 }
 
 /**
@@ -754,27 +772,17 @@ static void site_kill_locked(struct kprobe_site *site)
  */
 void kprobes_kill_matching_locked(kprobe_addr_match_t match, void *data)
 {
-	struct kprobe_site *site;
-	struct hlist_node *tmp;
-	LIST_HEAD(ftrace_sites);
-	int i;
+	struct kill_walk w = { .match = match, .data = data };
 
 	lockdep_assert_held(&kprobe_mutex);
-	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
-		hlist_for_each_entry_safe(site, tmp, &kprobe_table[i], node) {
-			if (!match((unsigned long)site->addr, data))
-				continue;
-			site_kill_locked(site);
-			if (kprobe_site_on_ftrace(site))
-				list_add_tail(&site->dirty, &ftrace_sites);
-		}
-	}
+	INIT_LIST_HEAD(&w.ftrace_sites);
+	kprobe_sites_walk_locked(site_kill_if_matching_locked, &w);
 	/*
 	 * ftrace still knows the call sites: it forgets a module's after
 	 * the GOING notifiers, and init text after kprobe_free_init_mem().
 	 */
-	kprobe_ftrace_commit_locked(&ftrace_sites);
-	sites_clean_locked(&ftrace_sites);
+	kprobe_ftrace_commit_locked(&w.ftrace_sites);
+	sites_clean_locked(&w.ftrace_sites);
 }
 
 static bool addr_in_init_text(unsigned long addr, void *unused)
@@ -824,17 +832,16 @@ int kprobes_set_armed(bool armed)
  *
  * Return: 0, or the error that kept ftrace sites from being armed.
  */
+static void site_write_text_walk(struct kprobe_site *site, void *unused)
+{
+	site_write_text_locked(site);
+}
+
 int kprobes_update_all_locked(void)
 {
-	struct kprobe_site *site;
-	int i;
-
 	lockdep_assert_held(&kprobe_mutex);
 	kprobe_text_lock();
-	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
-		hlist_for_each_entry(site, &kprobe_table[i], node)
-			site_write_text_locked(site);
-	}
+	kprobe_sites_walk_locked(site_write_text_walk, NULL);
 	return kprobe_batch_commit_unlock();
 }
 
@@ -901,6 +908,18 @@ static void show_site(struct seq_file *m, struct kprobe_site *site,
 	}
 }
 
+struct show_walk {
+	struct seq_file *m;
+	bool show_addr;
+};
+
+static void show_site_walk(struct kprobe_site *site, void *arg)
+{
+	struct show_walk *w = arg;
+
+	show_site(w->m, site, w->show_addr);
+}
+
 /**
  * kprobes_show_all - one line per registered probe, for debugfs
  * @m: where to print
@@ -908,14 +927,11 @@ static void show_site(struct seq_file *m, struct kprobe_site *site,
  */
 void kprobes_show_all(struct seq_file *m, bool show_addr)
 {
+	struct show_walk w = { .m = m, .show_addr = show_addr };
 	struct kprobe_site *site;
-	int i;
 
 	mutex_lock(&kprobe_mutex);
-	for (i = 0; i < ARRAY_SIZE(kprobe_table); i++) {
-		hlist_for_each_entry(site, &kprobe_table[i], node)
-			show_site(m, site, show_addr);
-	}
+	kprobe_sites_walk_locked(show_site_walk, &w);
 	list_for_each_entry(site, &kprobe_gone_sites, link)
 		show_site(m, site, show_addr);
 	mutex_unlock(&kprobe_mutex);

@@ -42,25 +42,46 @@ int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
 			   int *done);
 
 /*
- * The site table, by address.  Lookups are RCU readers: the breakpoint
- * path by exception context, other hit paths with preemption disabled;
- * writers hold the kprobe mutex.  The hit paths inline the lookup.
+ * The site table, by address (table.c).  Lookups are RCU readers: the
+ * breakpoint path by exception context, other hit paths with preemption
+ * disabled; writers hold the kprobe mutex.  The hit paths inline the
+ * lookup.
  */
-#define KPROBE_HASH_BITS	10
-extern struct hlist_head kprobe_table[1 << KPROBE_HASH_BITS];
+struct kprobe_site_table {
+	struct hlist_head *heads;	/* 1 << bits chains */
+	unsigned int bits;
+	unsigned int which;		/* the sites' node used here */
+};
 
-static __always_inline struct hlist_head *kprobe_bucket(kprobe_opcode_t *addr)
+extern struct kprobe_site_table __rcu *kprobe_sites;
+
+void kprobe_sites_reserve_locked(unsigned int more);
+void kprobe_sites_shrink_locked(void);
+void kprobe_site_hash_locked(struct kprobe_site *site);
+void kprobe_site_unhash_locked(struct kprobe_site *site);
+typedef void (*kprobe_site_fn_t)(struct kprobe_site *site, void *arg);
+void kprobe_sites_walk_locked(kprobe_site_fn_t fn, void *arg);
+unsigned int kprobe_sites_table_bits(void);
+
+/* The site whose node @n chains it in table @t. */
+static __always_inline struct kprobe_site *
+kprobe_site_of_node(struct hlist_node *n, struct kprobe_site_table *t)
 {
-	return &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)];
+	return container_of(n - t->which, struct kprobe_site, node[0]);
 }
 
 /* The lookup; @cond: the caller may read the table (for lockdep). */
 static __always_inline struct kprobe_site *
 __kprobe_site_find(kprobe_opcode_t *addr, bool cond)
 {
-	struct kprobe_site *site;
+	struct kprobe_site_table *t = rcu_dereference_check(kprobe_sites, cond);
+	struct hlist_head *head = &t->heads[hash_ptr(addr, t->bits)];
+	struct hlist_node *n;
 
-	hlist_for_each_entry_rcu(site, kprobe_bucket(addr), node, cond) {
+	for (n = rcu_dereference_raw(hlist_first_rcu(head)); n;
+	     n = rcu_dereference_raw(hlist_next_rcu(n))) {
+		struct kprobe_site *site = kprobe_site_of_node(n, t);
+
 		if (site->addr == addr)
 			return site;
 	}

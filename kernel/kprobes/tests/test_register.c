@@ -8,6 +8,10 @@
 #include <kunit/test-bug.h>
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/delay.h>
+#include <linux/log2.h>
 
 #include "tests.h"
 
@@ -338,6 +342,146 @@ static void reg_batch_duplicates(struct kunit *test)
 	unregister_kprobe(&a);
 }
 
+/*
+ * Many sites: probes on the KPT_MANY functions, one by one and then four
+ * to a function in one batch (with one on a function of vmlinux, for
+ * when the suites are a module), while another thread keeps calling them.
+ * The site table grows (and, as sites go, shrinks) under that thread; a
+ * batch big enough to look its names up at once must find the addresses
+ * each probe finds alone; a bad name in it must leave nothing behind.
+ */
+#define MANY_BATCH	(4 * KPT_MANY)
+
+static struct {
+	struct task_struct *tester;
+	atomic_t hits;		/* the tester's own */
+	atomic_t wrong;		/* wrong results the other thread saw */
+} many;
+
+static int many_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (current == READ_ONCE(many.tester))
+		atomic_inc(&many.hits);
+	return 0;
+}
+
+static int many_caller(void *unused)
+{
+	int i;
+
+	while (!kthread_should_stop()) {
+		for (i = 0; i < KPT_MANY; i++) {
+			if (kpt_many[i](i) != 2 * i)
+				atomic_inc(&many.wrong);
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+static void many_stop_caller(void *caller)
+{
+	kthread_stop(caller);
+}
+
+/* Call each function once: how many hits that made. */
+static int many_call_all(void)
+{
+	int i, before = atomic_read(&many.hits);
+
+	for (i = 0; i < KPT_MANY; i++)
+		kpt_many[i](0);
+	return atomic_read(&many.hits) - before;
+}
+
+/* @num probes in @kps, one on each function in turn. */
+static void many_fill(struct kprobe *kps, struct kprobe **ptrs, int num,
+		      char (*names)[16])
+{
+	int i;
+
+	memset(kps, 0, num * sizeof(*kps));
+	for (i = 0; i < num; i++) {
+		kps[i].symbol_name = names[i % KPT_MANY];
+		kps[i].pre_handler = many_pre;
+		ptrs[i] = &kps[i];
+	}
+}
+
+static void reg_many_sites(struct kunit *test)
+{
+	struct kprobe bad = { .symbol_name = "kpt_nonexistent",
+			      .pre_handler = many_pre };
+	struct kprobe vm = { .symbol_name = "kthread_should_stop",
+			     .pre_handler = many_pre };
+	struct task_struct *caller;
+	struct kprobe *kps, **ptrs;
+	unsigned long *addrs, vm_addr;
+	char (*names)[16];
+	int i, moved = 0;
+
+	names = kunit_kcalloc(test, KPT_MANY, sizeof(*names), GFP_KERNEL);
+	addrs = kunit_kcalloc(test, KPT_MANY, sizeof(*addrs), GFP_KERNEL);
+	kps = kunit_kcalloc(test, MANY_BATCH, sizeof(*kps), GFP_KERNEL);
+	ptrs = kunit_kcalloc(test, MANY_BATCH + 2, sizeof(*ptrs), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, names && addrs && kps && ptrs);
+	for (i = 0; i < KPT_MANY; i++)
+		snprintf(names[i], sizeof(names[i]), "kpt_many_%02x", i);
+	atomic_set(&many.hits, 0);
+	atomic_set(&many.wrong, 0);
+	WRITE_ONCE(many.tester, current);
+	caller = kthread_run(many_caller, NULL, "kpt_many");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(caller));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, many_stop_caller,
+							caller), 0);
+
+	/* 1. One by one: the table grows a probe at a time. */
+	many_fill(kps, ptrs, KPT_MANY, names);
+	for (i = 0; i < KPT_MANY; i++) {
+		KUNIT_EXPECT_EQ(test, register_kprobe(&kps[i]), 0);
+		addrs[i] = (unsigned long)kps[i].addr;
+	}
+	KUNIT_EXPECT_EQ(test, many_call_all(), KPT_MANY);
+	KUNIT_EXPECT_GE(test, kprobe_sites_table_bits(), ilog2(KPT_MANY));
+	for (i = 0; i < KPT_MANY; i++)
+		unregister_kprobe(&kps[i]);
+	KUNIT_EXPECT_EQ(test, many_call_all(), 0);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&vm), 0);
+	vm_addr = (unsigned long)vm.addr;
+	unregister_kprobe(&vm);
+
+	/* 2. Four to a function in one batch, names looked up at once. */
+	many_fill(kps, ptrs, MANY_BATCH, names);
+	kpt_reset(&vm);
+	ptrs[MANY_BATCH] = &vm;
+	KUNIT_EXPECT_EQ(test, register_kprobes(ptrs, MANY_BATCH + 1), 0);
+	for (i = 0; i < MANY_BATCH; i++)
+		moved += (unsigned long)kps[i].addr != addrs[i % KPT_MANY];
+	KUNIT_EXPECT_EQ(test, moved, 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)vm.addr, vm_addr);
+	KUNIT_EXPECT_EQ(test, many_call_all(), MANY_BATCH);
+	unregister_kprobes(ptrs, MANY_BATCH + 1);
+	KUNIT_EXPECT_EQ(test, many_call_all(), 0);
+
+	/* 3. A bad name last: -ENOENT, and none of the others stays. */
+	many_fill(kps, ptrs, MANY_BATCH, names);
+	kpt_reset(&vm);
+	ptrs[MANY_BATCH] = &vm;
+	ptrs[MANY_BATCH + 1] = &bad;
+	KUNIT_EXPECT_EQ(test, register_kprobes(ptrs, MANY_BATCH + 2), -ENOENT);
+	KUNIT_EXPECT_EQ(test, many_call_all(), 0);
+
+	kunit_release_action(test, many_stop_caller, caller);
+	WRITE_ONCE(many.tester, NULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&many.wrong), 0);
+
+	/* 4. Their sites freed, the table shrinks back (a few sites left). */
+	for (i = 0; i < 500 && kprobe_sites_table_bits() >= ilog2(KPT_MANY);
+	     i++)
+		msleep(20);
+	KUNIT_EXPECT_LT(test, kprobe_sites_table_bits(), ilog2(KPT_MANY));
+}
+
 static struct kunit_case register_cases[] = {
 	KUNIT_CASE(reg_both_addr_and_symbol),
 	KUNIT_CASE(reg_neither_addr_nor_symbol),
@@ -351,6 +495,7 @@ static struct kunit_case register_cases[] = {
 	KUNIT_CASE(reg_disabled_then_enabled),
 	KUNIT_CASE(reg_batch_rolls_back),
 	KUNIT_CASE(reg_batch_duplicates),
+	KUNIT_CASE_SLOW(reg_many_sites),
 	{}
 };
 

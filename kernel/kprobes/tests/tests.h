@@ -26,6 +26,9 @@ extern long (*kpt_args8)(long a1, long a2, long a3, long a4, long a5,
 			 long a6, long a7, long a8);
 /* kpt_stack_caller_fn -> kpt_stack_outer_fn -> kpt_inner: x * 2 + 2 */
 extern int (*kpt_stack_caller)(int x);
+/* kpt_many[i] is kpt_many_<i, two hex digits>, and returns x + i */
+#define KPT_MANY	256
+extern int (*const kpt_many[KPT_MANY])(int x);
 
 /*
  * Check the trap number a fault handler was given for a page fault: the
