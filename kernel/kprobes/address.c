@@ -16,6 +16,9 @@
 #include <linux/ftrace.h>
 #include <linux/bug.h>
 #include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/log2.h>
+#include <linux/stringhash.h>
 
 #include "internal.h"
 
@@ -31,11 +34,144 @@ kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset)
 	return (kprobe_opcode_t *)kallsyms_lookup_name(name);
 }
 
+/*
+ * Names looked up for a whole batch.  kallsyms_lookup_name() is a binary
+ * search that decompresses a score of names; a tool that probes every
+ * function of the kernel by name would pay that per probe.  From
+ * KPROBE_SYMS_BATCH probes on, the batch's names go into a hash table and
+ * one walk of the vmlinux symbols (in address order) answers for them
+ * all, the first match of a name being the one kallsyms_lookup_name()
+ * returns.  A name the walk does not find (a module's, or "module:sym")
+ * is looked up alone, as in a small batch.
+ */
+#define KPROBE_SYMS_BATCH	1024
+
+/* The slot of @name in the table, empty (0) or holding it. */
+static unsigned int *syms_slot(struct kprobe_syms *syms, const char *name,
+			       u32 hash)
+{
+	unsigned int i = hash & syms->mask;
+
+	while (syms->slots[i] &&
+	       strcmp(syms->syms[syms->slots[i] - 1].name, name))
+		i = (i + 1) & syms->mask;
+	return &syms->slots[i];
+}
+
+static int syms_fill_one(void *data, const char *name, unsigned long addr)
+{
+	struct kprobe_syms *syms = data;
+	unsigned int *slot = syms_slot(syms, name,
+				       hashlen_hash(hashlen_string(NULL, name)));
+	struct kprobe_sym *e;
+
+	if (!*slot)
+		return 0;
+	e = &syms->syms[*slot - 1];
+	if (!e->addr) {
+		e->addr = addr;
+		/* All found: stop the walk. */
+		if (++syms->found == syms->nr)
+			return 1;
+	}
+	return 0;
+}
+
+/* Step 1 of kprobe_syms_lookup(): the distinct plain names, hashed. */
+static void syms_add_names(struct kprobe_syms *syms, void *const *objs,
+			   int num, size_t kp_offset)
+{
+	unsigned int *slot;
+	int i;
+
+	for (i = 0; i < num; i++) {
+		const struct kprobe *p = objs[i] + kp_offset;
+		const char *name = p->symbol_name;
+
+		syms->of[i] = 0;
+		if (!name || strchr(name, ':'))
+			continue;
+		slot = syms_slot(syms, name,
+				 hashlen_hash(hashlen_string(NULL, name)));
+		if (!*slot) {
+			syms->syms[syms->nr].name = name;
+			*slot = ++syms->nr;
+		}
+		syms->of[i] = *slot;
+	}
+}
+
+/**
+ * kprobe_syms_lookup - look up the symbols of a batch of probes at once
+ * @syms: filled in; kprobe_syms_release() it after the batch
+ * @objs: the objects of the batch
+ * @num: how many
+ * @kp_offset: where the &struct kprobe sits in each object
+ *
+ * Does nothing for small batches, or when memory is short: every name is
+ * then looked up alone, with the same result.
+ */
+void kprobe_syms_lookup(struct kprobe_syms *syms, void *const *objs, int num,
+			size_t kp_offset)
+{
+	unsigned int size;
+
+	memset(syms, 0, sizeof(*syms));
+	if (num < KPROBE_SYMS_BATCH)
+		return;
+	/* At most half full. */
+	size = roundup_pow_of_two(2 * num);
+	syms->syms = kvcalloc(num, sizeof(*syms->syms), GFP_KERNEL);
+	syms->of = kvcalloc(num, sizeof(*syms->of), GFP_KERNEL);
+	syms->slots = kvcalloc(size, sizeof(*syms->slots), GFP_KERNEL);
+	if (!syms->syms || !syms->of || !syms->slots) {
+		kprobe_syms_release(syms);
+		memset(syms, 0, sizeof(*syms));
+		return;
+	}
+	syms->mask = size - 1;
+
+	/* 1. The names, each once. */
+	syms_add_names(syms, objs, num, kp_offset);
+
+	/* 2. One walk of vmlinux's symbols for their addresses. */
+	if (syms->nr)
+		kallsyms_on_each_symbol(syms_fill_one, syms);
+}
+
+/**
+ * kprobe_syms_addr - the address found for the symbol of a batch's probe
+ * @syms: as filled by kprobe_syms_lookup()
+ * @i: the probe's place in the batch
+ *
+ * Return: the address, or 0 when the probe's symbol is to be looked up
+ * alone.
+ */
+unsigned long kprobe_syms_addr(const struct kprobe_syms *syms, int i)
+{
+	if (!syms->of || !syms->of[i])
+		return 0;
+	return syms->syms[syms->of[i] - 1].addr;
+}
+
+/**
+ * kprobe_syms_release - free what kprobe_syms_lookup() allocated
+ * @syms: as filled by kprobe_syms_lookup()
+ */
+void kprobe_syms_release(struct kprobe_syms *syms)
+{
+	kvfree(syms->syms);
+	kvfree(syms->of);
+	kvfree(syms->slots);
+}
+
 /**
  * kprobe_resolve_addr - turn a probe request into an address
  * @addr: the address asked for, or NULL
  * @sym: the symbol asked for, or NULL
  * @offset: bytes past @addr or @sym
+ * @sym_addr: @sym's address if the batch looked it up
+ *	(kprobe_syms_addr()), else 0
  * @on_entry: set when the result is the entry of a function
  *
  * Return: the address to probe, or ERR_PTR(-EINVAL) when both or neither
@@ -44,7 +180,8 @@ kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset)
  * check refuses it later.
  */
 kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
-				     unsigned long offset, bool *on_entry)
+				     unsigned long offset,
+				     unsigned long sym_addr, bool *on_entry)
 {
 	unsigned long target, func_off;
 
@@ -53,7 +190,8 @@ kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
 		return ERR_PTR(-EINVAL);
 
 	if (sym) {
-		addr = kprobe_lookup_name(sym, 0);
+		addr = sym_addr ? (kprobe_opcode_t *)sym_addr :
+				  kprobe_lookup_name(sym, 0);
 		if (!addr)
 			return ERR_PTR(-ENOENT);
 	}
@@ -77,7 +215,7 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
 			 unsigned long offset)
 {
 	bool on_entry;
-	kprobe_opcode_t *where = kprobe_resolve_addr(addr, sym, offset,
+	kprobe_opcode_t *where = kprobe_resolve_addr(addr, sym, offset, 0,
 						     &on_entry);
 
 	if (IS_ERR(where))

@@ -384,10 +384,12 @@ static struct kprobe *site_jprobe_locked(struct kprobe_site *site)
 }
 
 /*
- * Register @p with the kprobe mutex and the text lock held.  The caller
- * ends the batch with kprobe_batch_commit_unlock().
+ * Register @p with the kprobe mutex and the text lock held; @sym_addr is
+ * the address of its symbol if its batch looked it up, else 0.  The
+ * caller ends the batch with kprobe_batch_commit_unlock().
  */
-static int register_kprobe_text_locked(struct kprobe *p)
+static int register_kprobe_text_locked(struct kprobe *p,
+				       unsigned long sym_addr)
 {
 	struct kprobe_site *site;
 	struct kprobe *jprobe;
@@ -410,7 +412,7 @@ static int register_kprobe_text_locked(struct kprobe *p)
 
 	/* 3. Resolve where it goes; only DISABLED is the caller's flag. */
 	addr = kprobe_resolve_addr(p->addr, p->symbol_name, p->offset,
-				   &on_entry);
+				   sym_addr, &on_entry);
 	if (IS_ERR(addr))
 		return PTR_ERR(addr);
 	p->addr = addr;
@@ -618,18 +620,22 @@ EXPORT_SYMBOL_GPL(unregister_kprobe);
 int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
 			   int *done)
 {
+	struct kprobe_syms syms;
 	int i, ret = 0, err;
 
+	kprobe_syms_lookup(&syms, objs, num, kp_offset);
 	mutex_lock(&kprobe_mutex);
 	kprobe_sites_reserve_locked(num);
 	kprobe_text_lock();
 	for (i = 0; i < num; i++) {
-		ret = register_kprobe_text_locked(objs[i] + kp_offset);
+		ret = register_kprobe_text_locked(objs[i] + kp_offset,
+						  kprobe_syms_addr(&syms, i));
 		if (ret)
 			break;
 	}
 	err = kprobe_batch_commit_unlock();
 	mutex_unlock(&kprobe_mutex);
+	kprobe_syms_release(&syms);
 	/* Some probe of the batch could not be armed: undo them all. */
 	if (err && !ret) {
 		ret = err;

@@ -218,8 +218,28 @@ static inline unsigned long kprobe_ftrace_next_ip(struct kprobe_site *site)
 #endif
 
 /* address.c */
+struct kprobe_sym {
+	const char *name;
+	unsigned long addr;		/* 0: not in vmlinux */
+};
+
+/* The symbols of a batch, looked up at once (see kprobe_syms_lookup()). */
+struct kprobe_syms {
+	struct kprobe_sym *syms;	/* the distinct names */
+	unsigned int *of;		/* per probe: 1 + index in syms, or 0 */
+	unsigned int *slots;		/* hash table: 1 + index in syms */
+	unsigned int mask;
+	unsigned int nr;
+	unsigned int found;
+};
+
+void kprobe_syms_lookup(struct kprobe_syms *syms, void *const *objs, int num,
+			size_t kp_offset);
+unsigned long kprobe_syms_addr(const struct kprobe_syms *syms, int i);
+void kprobe_syms_release(struct kprobe_syms *syms);
 kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
-				     unsigned long offset, bool *on_entry);
+				     unsigned long offset,
+				     unsigned long sym_addr, bool *on_entry);
 int kprobe_check_address_text_locked(unsigned long addr, struct module **modp);
 
 /* blacklist.c; the vmlinux _kprobe_blacklist section is init data */

@@ -300,7 +300,7 @@ static int kretprobe_check(struct kretprobe *rp)
 	if (kprobe_registered(&rp->kp))
 		return -EINVAL;
 	addr = kprobe_resolve_addr(rp->kp.addr, rp->kp.symbol_name,
-				   rp->kp.offset, &on_entry);
+				   rp->kp.offset, 0, &on_entry);
 	if (IS_ERR(addr))
 		return PTR_ERR(addr);
 	if (!on_entry || refused_function(addr))
