@@ -63,11 +63,11 @@ typedef void (*kprobe_site_fn_t)(struct kprobe_site *site, void *arg);
 void kprobe_sites_walk_locked(kprobe_site_fn_t fn, void *arg);
 unsigned int kprobe_sites_table_bits(void);
 
-/* The site whose node @n chains it in table @t. */
+/* The site whose node number @which is @n. */
 static __always_inline struct kprobe_site *
-kprobe_site_of_node(struct hlist_node *n, struct kprobe_site_table *t)
+kprobe_site_of_node(struct hlist_node *n, unsigned int which)
 {
-	return container_of(n - t->which, struct kprobe_site, node[0]);
+	return container_of(n - which, struct kprobe_site, node[0]);
 }
 
 /* The lookup; @cond: the caller may read the table (for lockdep). */
@@ -76,11 +76,12 @@ __kprobe_site_find(kprobe_opcode_t *addr, bool cond)
 {
 	struct kprobe_site_table *t = rcu_dereference_check(kprobe_sites, cond);
 	struct hlist_head *head = &t->heads[hash_ptr(addr, t->bits)];
+	unsigned int which = t->which;
 	struct hlist_node *n;
 
 	for (n = rcu_dereference_raw(hlist_first_rcu(head)); n;
 	     n = rcu_dereference_raw(hlist_next_rcu(n))) {
-		struct kprobe_site *site = kprobe_site_of_node(n, t);
+		struct kprobe_site *site = kprobe_site_of_node(n, which);
 
 		if (site->addr == addr)
 			return site;

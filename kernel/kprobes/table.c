@@ -73,6 +73,7 @@ static void table_resize_locked(unsigned int bits)
 {
 	struct kprobe_site_table *cur = table_locked();
 	struct kprobe_site_table *next = &kprobe_tables[!cur->which];
+	struct kprobe_site *site;
 	struct hlist_head *heads;
 	struct hlist_node *n;
 	unsigned int i;
@@ -99,8 +100,7 @@ static void table_resize_locked(unsigned int bits)
 	next->bits = bits;
 	for (i = 0; i < (1U << cur->bits); i++) {
 		hlist_for_each(n, &cur->heads[i]) {
-			struct kprobe_site *site = kprobe_site_of_node(n, cur);
-
+			site = kprobe_site_of_node(n, cur->which);
 			hlist_add_head(&site->node[next->which],
 				       &heads[hash_ptr(site->addr, bits)]);
 		}
@@ -182,7 +182,7 @@ void kprobe_sites_walk_locked(kprobe_site_fn_t fn, void *arg)
 
 	for (i = 0; i < (1U << t->bits); i++) {
 		hlist_for_each_safe(n, tmp, &t->heads[i])
-			fn(kprobe_site_of_node(n, t), arg);
+			fn(kprobe_site_of_node(n, t->which), arg);
 	}
 }
 
