@@ -20,7 +20,7 @@ from collections import Counter
 LINE = re.compile(r'(?:^|\] )BENCH ([a-z0-9_]+) (.+?)\s*$')
 
 # Display order; unknown keys follow in the order first seen.
-ORDER = ['none', 'k', 'b', 'b_floor', 'none_o', 'none_oh', 'o_floor', 'o', 'o_optimized', 'ko', 'r', 'kr', 'none_f', 'f', 'f_floor',
+ORDER = ['none', 'k', 'b', 'b_floor', 'none_o', 'none_oh', 'o_floor', 'o', 'o_optimized', 'ko', 'r', 'r_floor', 'kr', 'none_f', 'f', 'f_floor',
          'sleepers_returns', 'sleepers_nmissed']
 for n in (2000, 10000):
     for w in ('reg_batch', 'unreg_batch', 'reg_single', 'unreg_single'):
@@ -42,6 +42,7 @@ DESC = {
     'none_f': 'no probe (kpb_ftrace_fn, traced C)',
     'f': 'kprobe pre only, on its ftrace call',
     'f_floor': 'own ftrace_ops calling the handler',
+    'r_floor': 'INT3 entry + minimal return trampoline + handler call',
     'sleepers_returns': 'kretprobe 64 sleepers: returns seen',
     'sleepers_nmissed': 'kretprobe 64 sleepers: nmissed',
 }
@@ -158,7 +159,7 @@ def opt_target(ours, inc):
 
 # Each hit mode and the yardstick that runs no kprobes code below it.
 FLOORS = (('b', 'b_floor'), ('k', 'b_floor'), ('o', 'o_floor'),
-          ('ko', 'o_floor'), ('f', 'f_floor'))
+          ('ko', 'o_floor'), ('r', 'r_floor'), ('f', 'f_floor'))
 
 
 def ratio_lines(ours, inc, pairs, title):

@@ -18,6 +18,9 @@
  *         call (pt_regs saved and restored, nothing else; kpb_targets.S)
  *   b_floor  the bare INT3 round trip with the handler call, completed
  *         by a die notifier (kpb_trap_fn)
+ *   r_floor  a bare return hook: an INT3 at the entry whose die notifier
+ *         sends the return through a minimal trampoline that calls the
+ *         handler with a struct pt_regs (kpb_rtrap_fn, kpb_rfloor_tramp)
  *   f_floor  an ftrace_ops of the benchmark's own on kpb_ftrace_fn that
  *         only calls the handler
  *   f     pre only, on the ftrace call at the entry of a traced C
@@ -56,8 +59,12 @@ unsigned long kpb_opt_fn(unsigned long x);
 unsigned long kpb_oh_fn(unsigned long x);
 unsigned long kpb_floor_fn(unsigned long x);
 unsigned long kpb_trap_fn(unsigned long x);
+unsigned long kpb_rtrap_fn(unsigned long x);
+void kpb_rfloor_tramp(void);
 extern const unsigned long kpb_hit_site, kpb_opt_site;	/* addresses */
-extern const unsigned long kpb_trap_site;
+extern const unsigned long kpb_trap_site, kpb_rtrap_site;
+/* Where kpb_rfloor_tramp returns to (r_floor; one caller at a time). */
+unsigned long kpb_rfloor_ret;
 extern const unsigned long kpb_slots[];
 extern const int kpb_slots_per_blk, kpb_nslotblk;
 
@@ -184,11 +191,21 @@ static int kpb_trap_notify(struct notifier_block *nb, unsigned long val,
 			   void *data)
 {
 	struct die_args *args = data;
+	unsigned long *ret_addr = (unsigned long *)args->regs->sp;
 
-	if (val != DIE_INT3 || args->regs->ip != kpb_trap_site + 1)
+	if (val != DIE_INT3)
 		return NOTIFY_DONE;
-	kpb_handler(NULL, args->regs);
-	return NOTIFY_STOP;
+	if (args->regs->ip == kpb_trap_site + 1) {
+		kpb_handler(NULL, args->regs);
+		return NOTIFY_STOP;
+	}
+	/* r_floor: at the entry, so the return address is on the top. */
+	if (args->regs->ip == kpb_rtrap_site + 1) {
+		kpb_rfloor_ret = *ret_addr;
+		*ret_addr = (unsigned long)kpb_rfloor_tramp;
+		return NOTIFY_STOP;
+	}
+	return NOTIFY_DONE;
 }
 
 static struct notifier_block kpb_trap_nb = {
@@ -207,7 +224,7 @@ static struct ftrace_ops kpb_floor_ops = {
 	.flags	= FTRACE_OPS_FL_SAVE_REGS,
 };
 
-/* The yardsticks that run no kprobes code: b_floor and f_floor. */
+/* The yardsticks that run no kprobes code: b_floor, r_floor, f_floor. */
 static void kpb_floors(void)
 {
 	int ret;
@@ -217,6 +234,7 @@ static void kpb_floors(void)
 		pr_info("BENCH b_floor error %d\n", ret);
 	} else {
 		kpb_hit_cost("b_floor", kpb_trap_fn);
+		kpb_hit_cost("r_floor", kpb_rtrap_fn);
 		unregister_die_notifier(&kpb_trap_nb);
 	}
 

@@ -33,13 +33,15 @@
  *                   its handlers a struct pt_regs.
  *
  * They come after everything else, so that adding them moved nothing
- * the other modes measure; so does kpb_trap_fn (see there).
+ * the other modes measure; so do kpb_trap_fn and kpb_rtrap_fn (see
+ * there).
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 #include <asm/segment.h>
+#include <asm/unwind_hints.h>
 
 	.text
 
@@ -192,7 +194,84 @@ SYM_FUNC_START(kpb_trap_fn)
 	RET
 SYM_FUNC_END(kpb_trap_fn)
 
+/*
+ * kpb_rtrap_fn(x): kpb_hit_fn with an INT3 before its first instruction,
+ * for the r_floor yardstick: the benchmark's die notifier points the
+ * return address at kpb_rfloor_tramp, which saves a struct pt_regs as our
+ * return trampoline does, calls the handler with it, and returns where
+ * the call would have.  The bare return hook on a breakpoint entry, no
+ * kprobe involved: no instance, no lookup, no per-task state.
+ */
+SYM_FUNC_START(kpb_rtrap_fn)
+	ANNOTATE_NOENDBR
+.Lkpb_rtrap_site:
+	int3
+	mov	%rdi, %rax
+	add	$1, %rax
+.Lkpb_rtrap_after:
+	lea	3(%rax), %rax
+	add	%rdi, %rax
+	test	%rax, %rax
+	jz	.Lkpb_rtrap_after
+	RET
+SYM_FUNC_END(kpb_rtrap_fn)
+
+SYM_CODE_START(kpb_rfloor_tramp)
+	UNWIND_HINT_FUNC
+	ANNOTATE_NOENDBR
+	pushq	$0			/* the slot for the real return address */
+	UNWIND_HINT_FUNC
+	pushq	$__KERNEL_DS
+	pushq	$0
+	pushfq
+	pushq	$__KERNEL_CS
+	pushq	$0
+	pushq	$-1
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	movq	%rsp, %rsi
+	xorl	%edi, %edi
+	movq	kpb_handler(%rip), %rax
+	CALL_NOSPEC rax
+	movq	kpb_rfloor_ret(%rip), %rax
+	movq	%rax, (21 * 8)(%rsp)
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	leaq	(3 * 8)(%rsp), %rsp
+	popfq
+	leaq	(2 * 8)(%rsp), %rsp
+	UNWIND_HINT_FUNC
+	RET
+SYM_CODE_END(kpb_rfloor_tramp)
+
 	.pushsection .rodata
+SYM_DATA(kpb_rtrap_site, .quad .Lkpb_rtrap_site)
 SYM_DATA(kpb_trap_site, .quad .Lkpb_trap_site)
 SYM_DATA(kpb_hit_site, .quad .Lkpb_hit_site)
 SYM_DATA(kpb_opt_site, .quad .Lkpb_opt_site)
