@@ -48,7 +48,10 @@ struct kprobe_site_table kprobe_tables[2] = {
 struct kprobe_site_table __rcu *kprobe_sites = &kprobe_tables[0];
 
 static unsigned int kprobe_nr_sites;
-/* The grace period after which the table that is not current is free. */
+/*
+ * The grace period after which the table that is not current is free;
+ * meaningful once that table has been current.
+ */
 static unsigned long kprobe_table_retired;
 
 static struct kprobe_site_table *table_locked(void)
@@ -80,11 +83,16 @@ static void table_resize_locked(unsigned int bits)
 
 	lockdep_assert_held(&kprobe_mutex);
 
-	/* 1. The lookups that could still walk @next are over. */
-	cond_synchronize_rcu(kprobe_table_retired);
-	if (next->heads != kprobe_table_min)
-		kvfree(next->heads);
-	next->heads = NULL;
+	/*
+	 * 1. The lookups that could still walk @next are over (it has no
+	 * array if it was never current, or was already waited for).
+	 */
+	if (next->heads) {
+		cond_synchronize_rcu(kprobe_table_retired);
+		if (next->heads != kprobe_table_min)
+			kvfree(next->heads);
+		next->heads = NULL;
+	}
 
 	/* 2. Its array, and every site linked into it through its node. */
 	if (bits == KPROBE_TABLE_MIN_BITS) {
