@@ -761,6 +761,7 @@ static void site_kill_if_matching_locked(struct kprobe_site *site, void *arg)
 {
 	struct kill_walk *w = arg;
 
+	lockdep_assert_held(&kprobe_mutex);
 	if (!w->match((unsigned long)site->addr, w->data))
 		return;
 	site_kill_locked(site);

@@ -56,6 +56,7 @@ static unsigned long kprobe_table_retired;
 
 static struct kprobe_site_table *table_locked(void)
 {
+	lockdep_assert_held(&kprobe_mutex);
 	return rcu_dereference_protected(kprobe_sites,
 					 lockdep_is_held(&kprobe_mutex));
 }
@@ -159,6 +160,7 @@ void kprobe_site_hash_locked(struct kprobe_site *site)
 {
 	struct kprobe_site_table *t = table_locked();
 
+	lockdep_assert_held(&kprobe_mutex);
 	hlist_add_head_rcu(&site->node[t->which],
 			   &t->heads[hash_ptr(site->addr, t->bits)]);
 	kprobe_nr_sites++;
@@ -173,6 +175,7 @@ void kprobe_site_hash_locked(struct kprobe_site *site)
  */
 void kprobe_site_unhash_locked(struct kprobe_site *site)
 {
+	lockdep_assert_held(&kprobe_mutex);
 	hlist_del_rcu(&site->node[table_locked()->which]);
 	kprobe_nr_sites--;
 }
@@ -188,6 +191,7 @@ void kprobe_sites_walk_locked(kprobe_site_fn_t fn, void *arg)
 	struct hlist_node *n, *tmp;
 	unsigned int i;
 
+	lockdep_assert_held(&kprobe_mutex);
 	for (i = 0; i < (1U << t->bits); i++) {
 		hlist_for_each_safe(n, tmp, &t->heads[i])
 			fn(kprobe_site_of_node(n, t->which), arg);
