@@ -831,6 +831,11 @@ int kprobes_set_armed(bool armed)
 	return ret;
 }
 
+static void site_write_text_walk(struct kprobe_site *site, void *unused)
+{
+	site_write_text_locked(site);
+}
+
 /**
  * kprobes_update_all_locked - bring every live site up to date
  *
@@ -839,11 +844,6 @@ int kprobes_set_armed(bool armed)
  *
  * Return: 0, or the error that kept ftrace sites from being armed.
  */
-static void site_write_text_walk(struct kprobe_site *site, void *unused)
-{
-	site_write_text_locked(site);
-}
-
 int kprobes_update_all_locked(void)
 {
 	lockdep_assert_held(&kprobe_mutex);
