@@ -43,6 +43,43 @@
 #include <asm/segment.h>
 #include <asm/unwind_hints.h>
 
+/* The general registers of a struct pt_regs, in its order. */
+.macro KPB_PUSH_GPRS
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+.endm
+
+.macro KPB_POP_GPRS
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+.endm
+
 	.text
 
 SYM_FUNC_START(kpb_hit_fn)
@@ -133,40 +170,12 @@ SYM_FUNC_START(kpb_floor_fn)
 	pushq	$__KERNEL_CS
 	pushq	$0
 	pushq	$-1
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%rax
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	KPB_PUSH_GPRS
 	movq	%rsp, %rsi
 	xorl	%edi, %edi
 	movq	kpb_handler(%rip), %rax
 	CALL_NOSPEC rax
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
+	KPB_POP_GPRS
 	leaq	24(%rsp), %rsp
 	popfq
 	leaq	16(%rsp), %rsp
@@ -227,42 +236,14 @@ SYM_CODE_START(kpb_rfloor_tramp)
 	pushq	$__KERNEL_CS
 	pushq	$0
 	pushq	$-1
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%rax
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	KPB_PUSH_GPRS
 	movq	%rsp, %rsi
 	xorl	%edi, %edi
 	movq	kpb_handler(%rip), %rax
 	CALL_NOSPEC rax
 	movq	kpb_rfloor_ret(%rip), %rax
 	movq	%rax, (21 * 8)(%rsp)
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
+	KPB_POP_GPRS
 	leaq	(3 * 8)(%rsp), %rsp
 	popfq
 	leaq	(2 * 8)(%rsp), %rsp
