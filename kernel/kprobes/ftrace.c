@@ -38,16 +38,6 @@
 
 #include "internal.h"
 
-/**
- * struct kprobe_fops - one of kprobes' ftrace_ops and its filter count
- * @ops: registered with ftrace while @nr_ips is not zero
- * @nr_ips: how many sites its filter holds
- */
-struct kprobe_fops {
-	struct ftrace_ops ops;
-	unsigned int nr_ips;
-};
-
 enum { KPROBE_FOPS_PLAIN, KPROBE_FOPS_IPMODIFY, KPROBE_FOPS_NR };
 
 static struct kprobe_fops kprobe_fops[KPROBE_FOPS_NR] = {
@@ -141,6 +131,9 @@ static void fops_detach(int i, unsigned long *ips, unsigned int n)
 	int ret;
 
 	kf->nr_ips -= n;
+	/* None of its sites runs probes through it any more (site_moves()). */
+	if (!kf->nr_ips)
+		WRITE_ONCE(kf->live, false);
 	if (READ_ONCE(kprobe_ftrace_dead))
 		return;
 	if (!kf->nr_ips)
@@ -191,6 +184,9 @@ static void publish(struct list_head *dirty, int i, bool attach,
 {
 	struct kprobe_site *site;
 
+	/* Before the first site: the handler looks sites up from now on. */
+	if (attach)
+		WRITE_ONCE(kprobe_fops[i].live, true);
 	list_for_each_entry(site, dirty, dirty) {
 		if (!site_moves(site, i, attach, failed))
 			continue;

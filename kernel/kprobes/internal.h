@@ -187,8 +187,28 @@ static inline void kprobe_opt_free_site_locked(struct kprobe_site *site) { }
  * text lock released (ftrace takes text_mutex itself).
  */
 #ifdef CONFIG_KPROBES_ON_FTRACE
+/**
+ * struct kprobe_fops - one of kprobes' ftrace_ops and its filter count
+ * @ops: registered with ftrace while @nr_ips is not zero
+ * @nr_ips: how many sites its filter holds
+ * @live: whether a site may run its probes through @ops; while it is
+ *	false (a first batch being attached: ftrace calls the handler from
+ *	every site it has patched so far), the handler has nothing to look up
+ */
+struct kprobe_fops {
+	struct ftrace_ops ops;
+	unsigned int nr_ips;
+	bool live;
+};
+
 int kprobe_ftrace_commit_locked(struct list_head *dirty);	/* mutex */
 extern bool kprobe_ftrace_dead;	/* read by the handler (hit.c) */
+
+/* For the handler: may a site run its probes through @ops? */
+static __always_inline bool kprobe_fops_live(struct ftrace_ops *ops)
+{
+	return READ_ONCE(container_of(ops, struct kprobe_fops, ops)->live);
+}
 
 /* Is @addr an ftrace call site, probed through ftrace? */
 static inline bool kprobe_ftrace_addr(unsigned long addr)
