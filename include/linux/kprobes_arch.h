@@ -300,6 +300,10 @@ void arch_free_kprobe_slot_page(void *page);
  * arch_unoptimize_kprobe_tail() restore what follows the breakpoint
  * arch_kprobe_opt_covers()	does the optimized @site's region, the
  *				instructions its jump replaces, contain @addr?
+ * arch_kprobe_detour_first_insn() from the detour, for a hit with post
+ *				handlers: do the region's first instruction
+ *				on @regs, which then point after it, if the
+ *				arch can (true); any context
  *
  * Each step is separated from the next one by arch_kprobe_text_sync().
  * A detour calls kprobe_site_hit_optimized() with its site, which
@@ -309,11 +313,13 @@ void arch_free_kprobe_slot_page(void *page);
  * where a pre handler sent them; %KPROBE_DETOUR_STEP, resume where
  * arch_kprobe_step() sent them for %KPROBE_STEP_DETOUR_BACK (which may
  * be done as for RESUME, or more cheaply: the stack pointer and the code
- * segment are the detour's own).  So every detour has a second way
- * through its region, for hits with post handlers: the copy of the first
- * instruction, then a call that gives the hit back to the arch, which
- * finishes it with kprobe_step_done(), then the copy of the rest of the
- * region.
+ * segment are the detour's own); %KPROBE_DETOUR_REST, after
+ * arch_kprobe_detour_first_insn() did the first instruction and the post
+ * handlers ran, resume at the registers in the copy of the rest of the
+ * region.  So every detour has a second way through its region, for hits
+ * with post handlers: the copy of the first instruction, then a call
+ * that gives the hit back to the arch, which finishes it with
+ * kprobe_step_done(), then the copy of the rest of the region.
  */
 int arch_prepare_kprobe_opt(struct kprobe_site *site);
 void arch_release_kprobe_opt(struct kprobe_site *site);
@@ -322,6 +328,8 @@ void arch_optimize_kprobe_head(struct kprobe_site *site);
 void arch_unoptimize_kprobe_head(struct kprobe_site *site);
 void arch_unoptimize_kprobe_tail(struct kprobe_site *site);
 bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr);
+bool arch_kprobe_detour_first_insn(struct kprobe_site *site,
+				   struct pt_regs *regs);
 
 /*
  * Hooks the architecture provides: return probes (CONFIG_KRETPROBES).
@@ -392,6 +400,7 @@ enum kprobe_detour_verdict {
 	KPROBE_DETOUR_COPY,	/* run the copy of the region */
 	KPROBE_DETOUR_RESUME,	/* resume at regs, sp and flags included */
 	KPROBE_DETOUR_STEP,	/* into the way that stops after one insn */
+	KPROBE_DETOUR_REST,	/* the first insn is done: run the rest */
 };
 
 /* Reached from a detour (CONFIG_OPTPROBES); preemption disabled. */

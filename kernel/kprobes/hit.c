@@ -405,18 +405,30 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 }
 
 /*
- * An optimized hit whose post handlers are to run: its frame stays open
- * until the arch's detour comes back after the first instruction.
+ * An optimized hit whose post handlers are to run.  Either the arch does
+ * the first instruction on @regs at once, and step 3 follows here, or
+ * the frame stays open until the arch's detour comes back after it.
  */
-static nokprobe_inline void detour_step_back(struct kprobe_site *site,
-					     struct pt_regs *regs)
+static nokprobe_inline enum kprobe_detour_verdict
+detour_post(struct kprobe_site *site, struct pt_regs *regs)
 {
 	struct kprobe_frame *f = frame_first();
+	unsigned long next;
 
+	if (arch_kprobe_detour_first_insn(site, regs)) {
+		next = instruction_pointer(regs);
+		f->status = KPROBE_HIT_SSDONE;
+		site_run_post(site, regs);
+		frame_pop_first();
+		/* A post handler that moved the instruction pointer wins. */
+		return instruction_pointer(regs) == next ? KPROBE_DETOUR_REST :
+							   KPROBE_DETOUR_RESUME;
+	}
 	f->status = KPROBE_HIT_SS;
 	__this_cpu_write(current_kprobe, &kprobe_in_hit);
 	arch_kprobe_step(site, regs, f, KPROBE_STEP_DETOUR_BACK);
 	raw_local_irq_disable();
+	return KPROBE_DETOUR_STEP;
 }
 
 /**
@@ -434,16 +446,22 @@ static nokprobe_inline void detour_step_back(struct kprobe_site *site,
  * counts the hit as missed; so does one that is gone (unhashed, without
  * probes, and still allocated: see kprobe_opt_free_site_locked()).
  *
- * When post handlers are to run, the hit stays open: the arch sends the
- * CPU through the detour's copy of the first instruction with interrupts
- * off (%KPROBE_STEP_DETOUR_BACK) and ends the hit after it, as after an
- * out-of-line copy.  Interrupts go off here already, before preemption
- * is enabled again, so that the task cannot leave this CPU meanwhile;
- * for lockdep they stay as they were until the arch takes the hit back.
+ * When post handlers are to run, the arch may do the region's first
+ * instruction on @regs (arch_kprobe_detour_first_insn()): the post
+ * handlers then run here too, with interrupts as the pre handlers had
+ * them.
+ * Otherwise the hit stays open: the arch sends the CPU through the
+ * detour's copy of the first instruction with interrupts off and ends the
+ * hit after it, as after an out-of-line copy.  Interrupts go off here
+ * already, before preemption is enabled again, so that the task cannot
+ * leave this CPU meanwhile; for lockdep they stay as they were until the
+ * arch takes the hit back.
  *
- * Return: %KPROBE_DETOUR_RESUME when a pre handler took regs->ip over,
+ * Return: %KPROBE_DETOUR_RESUME when a handler took regs->ip over,
  * %KPROBE_DETOUR_STEP when the arch sent the hit on for its post
- * handlers, %KPROBE_DETOUR_COPY to run the region's copy.
+ * handlers, %KPROBE_DETOUR_REST when they ran after the first
+ * instruction was done on @regs, %KPROBE_DETOUR_COPY to run the region's
+ * copy.
  */
 enum kprobe_detour_verdict __kprobes
 kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
@@ -467,8 +485,7 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 	if (site_run_pre(site, regs, HIT_DETOUR)) {
 		verdict = KPROBE_DETOUR_RESUME;
 	} else if (site_wants_post(site)) {
-		detour_step_back(site, regs);
-		verdict = KPROBE_DETOUR_STEP;
+		verdict = detour_post(site, regs);
 		goto out;
 	}
 pop:

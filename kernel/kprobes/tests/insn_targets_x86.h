@@ -59,6 +59,25 @@ long kpt_opt_indirect(long x, void *never);
 long kpt_opt_extable(long *p);
 long kpt_opt_call(void);
 
+/**
+ * struct kpt_emu_form - a target of the opt_emu_* cases (opt_targets_x86.S)
+ * @fn: loads registers from @a and @b, runs the probed instruction,
+ *	stores RAX, RCX, R9, R10 and RFLAGS into @out
+ * @off: the probed instruction's offset in @fn
+ * @in_c: whether the detour does it on pt_regs for post handlers
+ * @name: the form's name
+ */
+struct kpt_emu_form {
+	void (*fn)(long a, long b, unsigned long *out);
+	long off;
+	long in_c;
+	const char *name;
+};
+
+extern const struct kpt_emu_form kpt_emu_forms[], kpt_emu_forms_end[];
+void kpt_emu_sub_rsp(unsigned long *out);
+extern const long kpt_emu_sub_rsp_off;
+
 /* flags_targets_x86_*.S: flags live across the probe; offsets as above */
 long kpt_flags_c(long a, long b);
 long kpt_flags_z(long a, long b);

@@ -251,14 +251,19 @@ static void opt_disable_and_unregister_unoptimize(struct kunit *test)
 }
 
 /*
- * A post handler keeps the site optimized: the detour stops after its
- * copy of the first instruction (movq %rdi, %rax) and runs the post
- * handler there, without a trap, with the registers that copy left.
+ * A post handler keeps the site optimized: the post handler runs without
+ * a trap, with the registers the first instruction (movq %rdi, %rax)
+ * left.  The detour does that instruction on pt_regs (regop_64.c), so
+ * the post handler runs with interrupts as the caller had them, on; at
+ * kpt_opt_rip, whose first instruction loads from memory, the detour
+ * stops after its copy of it and runs the post handler there, with
+ * interrupts off.
  */
 static void opt_post_handler_in_detour(struct kunit *test)
 {
 	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
 	struct opt_ctx *d = new_ctx(test, PLAIN_AT);
+	struct opt_ctx *e = new_ctx(test, RIP_AT);
 	unsigned long traps;
 
 	add_probe(test, c);
@@ -279,7 +284,7 @@ static void opt_post_handler_in_detour(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->ip, (unsigned long)PLAIN_AT + 1);
 	KUNIT_EXPECT_EQ(test, d->post_ip, (unsigned long)PLAIN_AT + 3);
 	KUNIT_EXPECT_EQ(test, d->post_ax, 2UL);
-	KUNIT_EXPECT_TRUE(test, d->post_irqs_off);
+	KUNIT_EXPECT_FALSE(test, d->post_irqs_off);
 	KUNIT_EXPECT_TRUE(test, d->post_running_is_us);
 
 	/* The post handler's changes take effect; it may take over. */
@@ -300,6 +305,152 @@ static void opt_post_handler_in_detour(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 4);
 	KUNIT_EXPECT_EQ(test, atomic_read(&d->post), 3);
 	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
+
+	/* A first instruction not done in C: the way through its copy. */
+	e->kp.post_handler = opt_post;
+	add_probe(test, e);
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&e->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_rip(), (long)kpt_data + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->post), 1);
+	KUNIT_EXPECT_EQ(test, e->post_ip, (unsigned long)RIP_AT + 7);
+	KUNIT_EXPECT_EQ(test, e->post_ax, (unsigned long)kpt_data);
+	KUNIT_EXPECT_TRUE(test, e->post_irqs_off);
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
+}
+
+/* What the post handler of an opt_emu case saw. */
+struct emu_ctx {
+	struct kprobe kp;
+	int pre;
+	int post;
+	unsigned long ip;
+	unsigned long regs[5];		/* ax, cx, r9, r10, flags */
+	bool irqs_off;
+};
+
+static int emu_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	container_of(p, struct emu_ctx, kp)->pre++;
+	return 0;
+}
+
+static void emu_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
+	struct emu_ctx *c = container_of(p, struct emu_ctx, kp);
+
+	c->post++;
+	c->ip = regs->ip;
+	c->regs[0] = regs->ax;
+	c->regs[1] = regs->cx;
+	c->regs[2] = regs->r9;
+	c->regs[3] = regs->r10;
+	c->regs[4] = regs->flags;
+	c->irqs_off = irqs_disabled();
+}
+
+static const void *emu_gen_params(const void *prev, char *desc)
+{
+	const struct kpt_emu_form *f = prev ? (const struct kpt_emu_form *)prev + 1 :
+					      kpt_emu_forms;
+
+	if (f >= kpt_emu_forms_end)
+		return NULL;
+	strscpy(desc, f->name, KUNIT_PARAM_DESC_SIZE);
+	return f;
+}
+
+/* Operands that make each arithmetic flag come out set, and clear. */
+static const long emu_pairs[][2] = {
+	{ 1, 2 }, { 2, 2 }, { 3, 1 }, { 16, 1 }, { LONG_MIN, 1 },
+	{ 0, LONG_MIN }, { -5, -3 }, { 7, -1 }, { 0x80000000L, 0x7fffffffL },
+	{ 0xffffffffL, 1 }, { 0x100, 0x100 }, { 0, 0 },
+};
+
+#define EMU_ARITH	(X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | \
+			 X86_EFLAGS_ZF | X86_EFLAGS_SF | X86_EFLAGS_OF)
+
+/*
+ * A post handler at an optimized site whose first instruction the detour
+ * does on pt_regs (regop_64.c) sees, and leaves behind, exactly what the
+ * instruction itself computes: each form's registers and flags, probed,
+ * match the same call unprobed, for operands that set and clear every
+ * flag; the handler sees them with the instruction pointer after the
+ * instruction.  The detour does the forms marked in C without leaving
+ * the handlers' call (interrupts stay as the caller had them: on); the
+ * others take the way that runs the copy (interrupts off), with the same
+ * results.
+ */
+static void opt_emu_first_insn(struct kunit *test)
+{
+	const struct kpt_emu_form *form = test->param_value;
+	const u8 *where = (const u8 *)form->fn + form->off;
+	unsigned long want[ARRAY_SIZE(emu_pairs)][5], got[5], traps;
+	struct emu_ctx *c;
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(emu_pairs); i++)
+		form->fn(emu_pairs[i][0], emu_pairs[i][1], want[i]);
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->kp.addr = (kprobe_opcode_t *)where;
+	c->kp.pre_handler = emu_pre;
+	c->kp.post_handler = emu_post;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &c->kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+
+	traps = kprobe_trap_count();
+	for (i = 0; i < ARRAY_SIZE(emu_pairs); i++) {
+		long a = emu_pairs[i][0], b = emu_pairs[i][1];
+
+		c->post = 0;
+		form->fn(a, b, got);
+		KUNIT_ASSERT_EQ(test, c->post, 1);
+		for (j = 0; j < 5; j++)
+			KUNIT_EXPECT_EQ_MSG(test, got[j], want[i][j],
+					    "a=%ld b=%ld word %d", a, b, j);
+		for (j = 0; j < 4; j++)
+			KUNIT_EXPECT_EQ_MSG(test, c->regs[j], want[i][j],
+					    "post handler, a=%ld b=%ld reg %d",
+					    a, b, j);
+		KUNIT_EXPECT_EQ_MSG(test, c->regs[4] & EMU_ARITH,
+				    want[i][4] & EMU_ARITH,
+				    "post handler's flags, a=%ld b=%ld", a, b);
+		KUNIT_EXPECT_GT(test, c->ip, (unsigned long)where);
+		KUNIT_EXPECT_LE(test, c->ip, (unsigned long)where + MAX_INSN_SIZE);
+		KUNIT_EXPECT_EQ(test, c->irqs_off, !form->in_c);
+	}
+	KUNIT_EXPECT_EQ(test, c->pre, (int)ARRAY_SIZE(emu_pairs));
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
+}
+
+/*
+ * SUB from the stack pointer, done in C: the code after it runs on the
+ * stack pointer the detour left in pt_regs, 24 bytes lower.
+ */
+static void opt_emu_moves_stack_pointer(struct kunit *test)
+{
+	const u8 *where = KPT_OPT_AT(kpt_emu_sub_rsp);
+	unsigned long want[2], got[2];
+	struct emu_ctx *c;
+
+	kpt_emu_sub_rsp(want);
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->kp.addr = (kprobe_opcode_t *)where;
+	c->kp.pre_handler = emu_pre;
+	c->kp.post_handler = emu_post;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &c->kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+	kpt_emu_sub_rsp(got);
+	KUNIT_ASSERT_EQ(test, c->post, 1);
+	KUNIT_EXPECT_FALSE(test, c->irqs_off);
+	KUNIT_EXPECT_EQ(test, got[0], want[0]);
+	KUNIT_EXPECT_EQ(test, got[1], 0x5a5aUL);
+	KUNIT_EXPECT_EQ(test, c->ip, (unsigned long)where + 4);
 }
 
 /* A jprobe needs the breakpoint: it takes the jump out. */
@@ -534,6 +685,8 @@ static struct kunit_case opt_cases[] = {
 	KUNIT_CASE(opt_safety_checks_refuse),
 	KUNIT_CASE(opt_disable_and_unregister_unoptimize),
 	KUNIT_CASE(opt_post_handler_in_detour),
+	KUNIT_CASE_PARAM(opt_emu_first_insn, emu_gen_params),
+	KUNIT_CASE(opt_emu_moves_stack_pointer),
 	KUNIT_CASE(opt_jprobe_unoptimizes),
 	KUNIT_CASE(opt_probe_in_region_unoptimizes),
 	KUNIT_CASE(opt_switch_unoptimizes_all),

@@ -15,6 +15,9 @@
  *         regs->flags (interrupts off), and jump to the way through the
  *         region that stops after its first instruction (opt.c).  No
  *         IRET on this way: it serializes, and costs more than the copy.
+ *   REST  the first instruction was done on pt_regs and the post
+ *         handlers ran: restore everything, the stack pointer from
+ *         regs->sp, and jump to the copy of the rest of the region.
  *
  * No instruction here may change a flag before PUSHF has saved them all:
  * the probed code may be between a compare and the branch that reads it.
@@ -22,8 +25,9 @@
  *
  * This is a template, not code that runs where it is: it lives in
  * .rodata and opt.c copies it into each detour, filling in the site
- * (the MOVABS at x86_detour_site), the call's and the step jump's
- * displacements (x86_detour_call, x86_detour_step_jmp) and, without
+ * (the MOVABS at x86_detour_site), the displacements of the call and
+ * the two jumps (x86_detour_call, x86_detour_step_jmp,
+ * x86_detour_rest_jmp) and, without
  * SMAP, a NOP for the CLAC (x86_detour_clac).  So it must not contain
  * anything position-dependent besides those.
  */
@@ -94,11 +98,24 @@ SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	addq	$8, %rsp		/* orig_ax */
 	iretq
 .Lstep:
+	cmpq	$X86_DETOUR_REST, (%rsp)
+	je	.Lrest
 	/* Into the way with a stop, with regs->flags (interrupts off). */
 	leaq	24(%rsp), %rsp
 	popfq
 	leaq	16(%rsp), %rsp
 SYM_INNER_LABEL(x86_detour_step_jmp, SYM_L_GLOBAL)
+	.byte	0xe9			/* JMP rel32, filled in */
+	.long	0
+.Lrest:
+	/*
+	 * The first instruction was done on pt_regs, which may have moved
+	 * the stack pointer: take it from regs->sp.
+	 */
+	leaq	24(%rsp), %rsp
+	popfq
+	movq	(%rsp), %rsp
+SYM_INNER_LABEL(x86_detour_rest_jmp, SYM_L_GLOBAL)
 	.byte	0xe9			/* JMP rel32, filled in */
 	.long	0
 .Lresume:

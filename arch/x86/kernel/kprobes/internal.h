@@ -8,13 +8,15 @@
 /*
  * What a detour's template does once its callee returned, the callee's
  * verdict (enum kprobe_detour_verdict's values, for the assembly): run
- * the copy that follows, IRET to regs->ip, or POPF regs->flags and jump
- * to the way with a stop after the first instruction
- * (x86_detour_step_jmp).
+ * the copy that follows, IRET to regs->ip, POPF regs->flags and jump to
+ * the way with a stop after the first instruction (x86_detour_step_jmp),
+ * or (x86_64) POPF regs->flags, load regs->sp and jump to the copy of
+ * the region after its first instruction (x86_detour_rest_jmp).
  */
 #define X86_DETOUR_COPY		0
 #define X86_DETOUR_IRET		1
 #define X86_DETOUR_STEP		2
+#define X86_DETOUR_REST		3
 
 #ifndef __ASSEMBLY__
 #include <linux/kprobes.h>
@@ -64,6 +66,20 @@ int x86_kprobe_relocate(u8 *buf, struct insn *insn, unsigned long from,
 			unsigned long to);
 bool x86_kprobe_relocatable(struct insn *insn, unsigned long addr);
 
+/*
+ * regop_64.c: a region's first instruction done on pt_regs, for post
+ * handlers, and arch_kprobe_detour_first_insn() (x86_64; on i386 that
+ * is in opt.c and says no: the detour always takes the general way).
+ */
+#ifdef CONFIG_X86_64
+bool x86_regop_decode(struct insn *insn, struct x86_regop *op);
+#else
+static inline bool x86_regop_decode(struct insn *insn, struct x86_regop *op)
+{
+	return false;
+}
+#endif
+
 /* Can a rel32 branch ending at @next reach @target? */
 static inline bool x86_rel32_reaches(unsigned long next, unsigned long target)
 {
@@ -87,6 +103,7 @@ extern const u8 x86_detour_site[];
 extern const u8 x86_detour_clac[];
 extern const u8 x86_detour_call[];
 extern const u8 x86_detour_step_jmp[];
+extern const u8 x86_detour_rest_jmp[];		/* x86_64 only */
 extern const u8 x86_detour_template_end[];
 
 /* The copy of the region follows the template in a detour. */

@@ -164,6 +164,7 @@ static int check_function(unsigned long start, unsigned long end,
 static_assert(X86_DETOUR_COPY == KPROBE_DETOUR_COPY);
 static_assert(X86_DETOUR_IRET == KPROBE_DETOUR_RESUME);
 static_assert(X86_DETOUR_STEP == KPROBE_DETOUR_STEP);
+static_assert(X86_DETOUR_REST == KPROBE_DETOUR_REST);
 
 /* Write the template at @buf + *@pos, calling @fn with @site. */
 static int emit_template(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
@@ -239,6 +240,47 @@ static size_t step_jump_at(size_t start)
 	return start + (x86_detour_step_jmp - x86_detour_template);
 }
 
+/* Where the template at @buf + @start jumps for %X86_DETOUR_REST. */
+static size_t rest_jump_at(size_t start)
+{
+	return start + (x86_detour_rest_jmp - x86_detour_template);
+}
+
+/*
+ * Is the region's first instruction one the detour can do on pt_regs
+ * (regop_64.c)?  Then @site->ainsn.opt_op says how.
+ */
+static bool first_insn_in_c(struct kprobe_site *site)
+{
+	u8 ibuf[MAX_INSN_SIZE];
+	struct insn insn;
+
+	memset(&site->ainsn.opt_op, 0, sizeof(site->ainsn.opt_op));
+	if (x86_kprobe_decode((unsigned long)site->addr, &insn, ibuf))
+		return false;
+	return x86_regop_decode(&insn, &site->ainsn.opt_op);
+}
+
+/*
+ * Aim the first template's %X86_DETOUR_REST jump at the copy of the rest
+ * of the region in way 2 when the first instruction can be done in C; a
+ * UD2 otherwise, and in the second template, which never gets that
+ * verdict.  The i386 template has no such jump.
+ */
+static int link_rest_way(struct kprobe_site *site, u8 *buf,
+			 kprobe_opcode_t *detour, size_t second)
+{
+	if (!IS_ENABLED(CONFIG_X86_64))
+		return 0;
+	put_unaligned((u16)INSN_UD2, (u16 *)(buf + rest_jump_at(second)));
+	if (!first_insn_in_c(site)) {
+		put_unaligned((u16)INSN_UD2, (u16 *)(buf + rest_jump_at(0)));
+		return 0;
+	}
+	return write_jump(buf, rest_jump_at(0), detour,
+			  (unsigned long)detour + site->ainsn.opt_rest);
+}
+
 /*
  * Write the detour image for @site into @buf, for a detour at @detour,
  * and set @site->ainsn.opt_step.  The image has two ways through the
@@ -251,6 +293,10 @@ static size_t step_jump_at(size_t start)
  *      the template again, calling x86_kprobe_detour_post(), then the
  *      copy of the rest of the region and a jump back.  That template
  *      never gets %X86_DETOUR_STEP: its step jump is a UD2.
+ *
+ * When the first instruction can be done in C (first_insn_in_c()), the
+ * first template's %X86_DETOUR_REST jumps to the copy of the rest of
+ * the region in way 2 (@site->ainsn.opt_rest; see link_rest_way()).
  *
  * Return: the image's length, or a negative error.
  */
@@ -284,13 +330,19 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 	if (ret)
 		return ret;
 	second = pos;
-	ret = emit_template(buf, &pos, detour, site, x86_kprobe_detour_post) ?:
-	      emit_copy(buf, &pos, detour, next, back) ?:
+	ret = emit_template(buf, &pos, detour, site, x86_kprobe_detour_post);
+	if (ret)
+		return ret;
+	site->ainsn.opt_rest = pos;
+	ret = emit_copy(buf, &pos, detour, next, back) ?:
 	      emit_jump(buf, &pos, detour, back);
 	if (ret)
 		return ret;
 	put_unaligned((u16)INSN_UD2, (u16 *)(buf + step_jump_at(second)));
-	return pos;
+
+	/* 3. Hits with post handlers whose first instruction is done in C. */
+	ret = link_rest_way(site, buf, detour, second);
+	return ret ?: pos;
 }
 
 /**
