@@ -500,3 +500,14 @@ bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr)
 
 	return addr >= start && addr < start + site->ainsn.opt_len;
 }
+
+#ifdef CONFIG_X86_32
+/* The i386 template has no way for a first instruction done in C. */
+bool arch_kprobe_detour_first_insn(struct kprobe_site *site,
+				   struct pt_regs *regs)
+{
+	return false;
+}
+
+NOKPROBE_SYMBOL(arch_kprobe_detour_first_insn);
+#endif
