@@ -35,6 +35,9 @@
 #                       instead of the default "release" ones: the same
 #                       config without configs/debug.config, built apart
 #                       in build/obj-$FLAVOR-release
+#   BENCH_CONFIG=kunit  the kernels kunit.py would build (configs/kunit.config
+#                       over Kconfig's defaults: PREEMPT_DYNAMIC, call-depth
+#                       tracking, ...), in build/obj-$FLAVOR-kunit
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 [ "$ARCH" = x86_64 ] || die "x86_64 only (ARCH=$ARCH)"
@@ -107,7 +110,7 @@ boot() {
 		-display none -no-reboot -nic none \
 		-kernel "$BUILD/obj-$f$VSUFFIX/arch/x86/boot/bzImage" \
 		-initrd "$BUILD/initramfs-bench-$f$VSUFFIX.cpio.gz" \
-		-append "console=ttyS0 ignore_loglevel panic=-1 kpmode=bench ${KERNEL_APPEND:-}" \
+		-append "console=ttyS0 ignore_loglevel panic=-1 kpmode=bench kpreboot=1 ${KERNEL_APPEND:-}" \
 		-monitor none -serial "file:$logf" </dev/null || rc=$?
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		echo "=== QEMU TIMEOUT after ${TIMEOUT}s ===" | tee -a "$logf" >&2
@@ -116,6 +119,14 @@ boot() {
 	fi
 	grep -q '=== BENCH DONE ===' "$logf" || log "WARNING: no '=== BENCH DONE ===' in ${logf#"$ROOT"/}"
 	log "$f run $run: $(grep -ac 'BENCH [a-z]' "$logf" || true) BENCH lines in $(elapsed "$t0")"
+}
+
+config_words() {
+	case $VARIANT in
+	kunit) echo "Kconfig defaults + configs/kunit.config (as kunit.py configures x86_64)" ;;
+	debug) echo "tinyconfig + configs/base.config + configs/debug.config" ;;
+	*) echo "tinyconfig + configs/base.config" ;;
+	esac
 }
 
 main() {
@@ -138,7 +149,7 @@ main() {
 		--incumbent $(ls "$LOGDIR"/console-incumbent-*.log 2>/dev/null)
 	python3 "$ROOT/scripts/results.py" write "bench-$VARIANT" \
 		--title "make bench: ours against the stock 6.12 kprobes, $VARIANT config" \
-		--config "$VARIANT: tinyconfig + configs/base.config$([ "$VARIANT" = debug ] && echo " + configs/debug.config"); QEMU TCG -smp 2, one boot per kernel and round, $RUNS rounds, alternating" \
+		--config "$VARIANT: $(config_words); QEMU TCG -smp 2, one boot per kernel and round, $RUNS rounds, alternating" \
 		--body "$ROOT/out/bench.md" --took $(($(date +%s) - t0)) \
 		--command "BENCH_RUNS=$RUNS BENCH_CONFIG=$VARIANT${BENCH_MODARGS:+ BENCH_MODARGS='$BENCH_MODARGS'} scripts/bench.sh" || true
 	log "done in $(elapsed "$t0"); table in out/bench.md and docs/results/bench-$VARIANT.md, consoles in ${LOGDIR#"$ROOT"/}"

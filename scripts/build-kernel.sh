@@ -8,7 +8,10 @@
 # Config: make tinyconfig + configs/base.config + configs/debug.config
 # (+ configs/$ARCH.config for another ARCH than x86_64, + configs/incumbent.config
 # for FLAVOR=incumbent, + $EXTRA_FRAGMENTS);
-# VARIANT=release leaves debug.config out and builds in obj-$FLAVOR-release.
+# VARIANT=release leaves debug.config out and builds in obj-$FLAVOR-release;
+# VARIANT=kunit starts from an empty config instead of tinyconfig and takes
+# configs/kunit.config alone (+ incumbent.config), in obj-$FLAVOR-kunit:
+# what kunit.py builds, with kconfig's defaults for everything else.
 # The config is only regenerated when the fragments or the tree's Kconfig
 # files changed, so a no-change rebuild is just kbuild's own no-op.
 set -euo pipefail
@@ -24,9 +27,13 @@ BUILD_LOG=$BUILD/build-$(basename "$OBJ" | sed 's/^obj-//').log
 kmake() { make -C "$SRC" O="$OBJ" "${MAKEVARS[@]}" "$@"; }
 
 fragments() {
-	echo "$ROOT/configs/base.config"
-	[ -z "$FRAGMENT" ] || echo "$FRAGMENT"
-	[ "$VARIANT" = release ] || echo "$ROOT/configs/debug.config"
+	if [ "$VARIANT" = kunit ]; then
+		echo "$ROOT/configs/kunit.config"
+	else
+		echo "$ROOT/configs/base.config"
+		[ -z "$FRAGMENT" ] || echo "$FRAGMENT"
+		[ "$VARIANT" = release ] || echo "$ROOT/configs/debug.config"
+	fi
 	[ "$FLAVOR" = incumbent ] && echo "$ROOT/configs/incumbent.config"
 	local f
 	for f in ${EXTRA_FRAGMENTS:-}; do echo "$f"; done
@@ -51,10 +58,15 @@ configure() {
 		log "config unchanged"
 		return 0
 	fi
-	log "configuring: tinyconfig + ${frags[*]##*/}"
 	rm -f "$stamp"
 	mkdir -p "$OBJ" "$STAMPS"
-	kmake -s tinyconfig >/dev/null
+	if [ "$VARIANT" = kunit ]; then
+		log "configuring: kconfig defaults + ${frags[*]##*/}"
+		: >"$OBJ/.config"
+	else
+		log "configuring: tinyconfig + ${frags[*]##*/}"
+		kmake -s tinyconfig >/dev/null
+	fi
 	# merge_config.sh writes temp files into the cwd: run it in the obj dir.
 	# -m: merge only (we run olddefconfig ourselves); -Q: no override chatter.
 	(cd "$OBJ" && "$SRC/scripts/kconfig/merge_config.sh" -m -Q .config "${frags[@]}" >/dev/null)

@@ -18,11 +18,13 @@ if [ "$FLAVOR" = ours ]; then SRC=$BUILD/linux; else SRC=$PRISTINE; fi
 SRC=${KSRC:-$SRC}
 # VARIANT=release: the same kernel without configs/debug.config, built
 # apart (make bench uses it: the cost users would see, not KASAN's).
+# VARIANT=kunit: the kernel kunit.py configures for x86_64 (olddefconfig
+# from nothing but configs/kunit.config), for make bench BENCH_CONFIG=kunit.
 VARIANT=${VARIANT:-debug}
 case $VARIANT in
 	debug) VSUFFIX= ;;
-	release) VSUFFIX=-release ;;
-	*) echo "VARIANT must be 'debug' or 'release', not '$VARIANT'" >&2; exit 2 ;;
+	release | kunit) VSUFFIX=-$VARIANT ;;
+	*) echo "VARIANT must be 'debug', 'release' or 'kunit', not '$VARIANT'" >&2; exit 2 ;;
 esac
 # ARCH: the guest's architecture.  x86_64 (the default) keeps the plain
 # names; another one builds and boots apart, in obj-$FLAVOR-$ARCH etc.
