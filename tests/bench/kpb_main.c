@@ -321,6 +321,12 @@ static void kpb_hit_modes(void)
 		pr_info("BENCH-INFO r register_kretprobe %d\n", ret);
 		goto ftrace;
 	}
+	/*
+	 * As in the o mode: a kernel that jump-optimizes the entry does so
+	 * now.  Its optimizer waits for every task to have slept, this one
+	 * too, which otherwise only happens by chance before the loop.
+	 */
+	msleep(200);
 	kpb_hit_cost("r", kpb_hit_fn);
 
 	memset(&kp2, 0, sizeof(kp2));
@@ -330,6 +336,7 @@ static void kpb_hit_modes(void)
 	if (ret) {
 		pr_info("BENCH kr error %d\n", ret);
 	} else {
+		msleep(200);
 		kpb_hit_cost("kr", kpb_hit_fn);
 		unregister_kprobe(&kp2);
 	}
