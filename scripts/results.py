@@ -228,31 +228,60 @@ def bench_rows(name):
     return f, {r[0]: r for r in table(body, "key")}
 
 
+BENCH_CONFIGS = [("bench-release", "release"), ("bench-debug", "debug"),
+                 ("bench-kunit", "kunit.py defaults")]
+
+
+def funcs_most(rows):
+    """The largest count of function entries a page measured, or 0."""
+    return max((int(k.rsplit("_", 1)[1]) for k in rows
+                if re.fullmatch(r"reg_funcs_\d+", k)), default=0)
+
+
+def funcs_cell(rows, verb):
+    """Seconds for all traceable functions (stock does not get there)."""
+    most = funcs_most(rows)
+    r = rows.get(f"{verb}_funcs_{most}")
+    fl = rows.get(f"{verb}_funcs_floor_{most}")
+    if not (most and r and fl and r[4] == "-"):
+        return None
+    return f"{float(r[3]) / 1000:.2f} s ({most:,}; ftrace alone {float(fl[3]) / 1000:.2f} s)"
+
+
 def block_bench():
-    f, rows = bench_rows("bench-release")
-    if not rows:
+    pages = []
+    for name, label in BENCH_CONFIGS:
+        f, rows = bench_rows(name)
+        if rows:
+            pages.append((name, label, f, rows))
+    if not pages:
         return ["(no benchmark page yet: `make bench`)"]
-    out = ["| what | ours / stock |", "|---|---:|"]
+    out = ["| what | " + " | ".join(label for _, label, _, _ in pages) + " |",
+           "|---|" + "---:|" * len(pages)]
     for key, what in BENCH_HEADLINE:
-        if key in rows:
-            out.append(f"| {what} | {bench_ratio(rows[key])} |")
-    # The largest count of function entries: stock does not get there.
-    most = max((int(k.rsplit("_", 1)[1]) for k in rows if re.fullmatch(r"reg_funcs_\d+", k)),
-               default=0)
-    floor = rows.get(f"reg_funcs_floor_{most}")
+        cells = [bench_ratio(rows[key]) if key in rows else "-"
+                 for _, _, _, rows in pages]
+        if any(c != "-" for c in cells):
+            out.append(f"| {what} | " + " | ".join(cells) + " |")
     for verb in ("reg", "unreg"):
-        r = rows.get(f"{verb}_funcs_{most}")
-        fl = rows.get(f"{verb}_funcs_floor_{most}")
-        if most and r and fl and r[4] == "-":
+        cells = [funcs_cell(rows, verb) or "-" for _, _, _, rows in pages]
+        if any(c != "-" for c in cells):
             what = "register" if verb == "reg" else "unregister"
-            out.append(f"| {what} all {most:,} traceable functions by name, one array "
-                       f"(stock: not run) | {float(r[3]) / 1000:.2f} s (ftrace alone: "
-                       f"{float(fl[3]) / 1000:.2f} s) |")
-    if "sleepers_returns" in rows:
-        r = rows["sleepers_returns"]
-        out.append(f"| kretprobe on 64 sleeping tasks: returns seen | {r[3]} (stock {r[4]}) |")
-    out += ["", "Release config, medians of the rounds; lower is better. "
-            f"{page_ref('bench-release', f)}."]
+            out.append(f"| {what} all traceable functions by name, one array "
+                       "(stock: not run) | " + " | ".join(cells) + " |")
+    cells = [f"{rows['sleepers_returns'][3]} (stock {rows['sleepers_returns'][4]})"
+             if "sleepers_returns" in rows else "-" for _, _, _, rows in pages]
+    if any(c != "-" for c in cells):
+        out.append("| kretprobe on 64 sleeping tasks: returns seen | "
+                   + " | ".join(cells) + " |")
+    out += ["", "Ours / stock, medians of the rounds; lower is better.  "
+            "The configs (docs/benchmark.md): release = tinyconfig + "
+            "configs/base.config; debug = release + configs/debug.config "
+            "(KASAN, lockdep, ...); kunit.py defaults = what `kunit.py run "
+            "--arch=x86_64` configures (PREEMPT_DYNAMIC, call-depth "
+            "tracking, ...) + configs/kunit.config."]
+    out += ["- " + page_ref(name, f) + f", `{f.get('command', '?').strip('`')}`."
+            for name, _, f, _ in pages]
     return out
 
 
