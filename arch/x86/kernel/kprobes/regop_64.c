@@ -177,21 +177,24 @@ bool x86_regop_decode(struct insn *insn, struct x86_regop *op)
 	u8 modrm, reg, rm;
 
 	memset(op, 0, sizeof(*op));
-	/* REX alone: no operand-size, LOCK, REP or segment prefix, no VEX. */
+	/*
+	 * REX alone: no operand-size, LOCK, REP or segment prefix, no VEX,
+	 * and no REX2, whose registers beyond R15 pt_regs does not have.
+	 */
 	if (insn->prefixes.nbytes || insn->vex_prefix.nbytes ||
-	    insn->opcode.nbytes != 1)
+	    insn_is_rex2(insn) || insn->opcode.nbytes != 1)
 		return false;
-	op->width = (rex & 8) ? 8 : 4;		/* REX.W */
+	op->width = X86_REX_W(rex) ? 8 : 4;
 	if (!insn->modrm.nbytes) {
-		if (!decode_short(insn, op, opc, (rex & 1) << 3))
+		if (!decode_short(insn, op, opc, X86_REX_B(rex) ? 8 : 0))
 			goto none;
 		return true;
 	}
 	modrm = insn->modrm.bytes[0];
 	if (X86_MODRM_MOD(modrm) != 3)		/* a memory operand */
 		goto none;
-	reg = X86_MODRM_REG(modrm) | ((rex & 4) << 1);	/* REX.R */
-	rm = X86_MODRM_RM(modrm) | ((rex & 1) << 3);	/* REX.B */
+	reg = X86_MODRM_REG(modrm) | (X86_REX_R(rex) ? 8 : 0);
+	rm = X86_MODRM_RM(modrm) | (X86_REX_B(rex) ? 8 : 0);
 	if (decode_modrm(insn, op, opc, reg, rm))
 		return true;
 none:
