@@ -415,7 +415,8 @@ detour_post(struct kprobe_site *site, struct pt_regs *regs)
 	struct kprobe_frame *f = frame_first();
 	unsigned long next;
 
-	if (arch_kprobe_detour_first_insn(site, regs)) {
+	if (IS_ENABLED(CONFIG_OPTPROBES) &&
+	    arch_kprobe_detour_first_insn(site, regs)) {
 		next = instruction_pointer(regs);
 		f->status = KPROBE_HIT_SSDONE;
 		site_run_post(site, regs);
