@@ -117,7 +117,8 @@ static int fops_attach(int i, unsigned long *ips, unsigned int n)
 			return ret;
 		}
 	}
-	kf->nr_ips += n;
+	/* The handler reads it (kprobe_fops_live()). */
+	WRITE_ONCE(kf->nr_ips, kf->nr_ips + n);
 	return 0;
 }
 
@@ -130,10 +131,7 @@ static void fops_detach(int i, unsigned long *ips, unsigned int n)
 	struct kprobe_fops *kf = &kprobe_fops[i];
 	int ret;
 
-	kf->nr_ips -= n;
-	/* None of its sites runs probes through it any more (site_moves()). */
-	if (!kf->nr_ips)
-		WRITE_ONCE(kf->live, false);
+	WRITE_ONCE(kf->nr_ips, kf->nr_ips - n);
 	if (READ_ONCE(kprobe_ftrace_dead))
 		return;
 	if (!kf->nr_ips)
@@ -184,9 +182,6 @@ static void publish(struct list_head *dirty, int i, bool attach,
 {
 	struct kprobe_site *site;
 
-	/* Before the first site: the handler looks sites up from now on. */
-	if (attach)
-		WRITE_ONCE(kprobe_fops[i].live, true);
 	list_for_each_entry(site, dirty, dirty) {
 		if (!site_moves(site, i, attach, failed))
 			continue;

@@ -190,15 +190,15 @@ static inline void kprobe_opt_free_site_locked(struct kprobe_site *site) { }
 /**
  * struct kprobe_fops - one of kprobes' ftrace_ops and its filter count
  * @ops: registered with ftrace while @nr_ips is not zero
- * @nr_ips: how many sites its filter holds
- * @live: whether a site may run its probes through @ops; while it is
- *	false (a first batch being attached: ftrace calls the handler from
- *	every site it has patched so far), the handler has nothing to look up
+ * @nr_ips: how many sites its filter holds; it becomes non-zero only
+ *	once ftrace has patched the first batch's call sites, and zero
+ *	before their removal: while it is zero (ftrace calls the handler
+ *	from every site it has patched so far), no site runs probes through
+ *	@ops and the handler has nothing to look up
  */
 struct kprobe_fops {
 	struct ftrace_ops ops;
 	unsigned int nr_ips;
-	bool live;
 };
 
 int kprobe_ftrace_commit_locked(struct list_head *dirty);	/* mutex */
@@ -207,7 +207,7 @@ extern bool kprobe_ftrace_dead;	/* read by the handler (hit.c) */
 /* For the handler: may a site run its probes through @ops? */
 static __always_inline bool kprobe_fops_live(struct ftrace_ops *ops)
 {
-	return READ_ONCE(container_of(ops, struct kprobe_fops, ops)->live);
+	return READ_ONCE(container_of(ops, struct kprobe_fops, ops)->nr_ips);
 }
 
 /* Is @addr an ftrace call site, probed through ftrace? */
