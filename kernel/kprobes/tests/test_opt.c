@@ -349,6 +349,21 @@ static void emu_post(struct kprobe *p, struct pt_regs *regs,
 	c->irqs_off = irqs_disabled();
 }
 
+/* A probe with both handlers at @where, optimized; unregistered at the end. */
+static struct emu_ctx *emu_probe(struct kunit *test, const u8 *where)
+{
+	struct emu_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->kp.addr = (kprobe_opcode_t *)where;
+	c->kp.pre_handler = emu_pre;
+	c->kp.post_handler = emu_post;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &c->kp), 0);
+	wait_for_kprobe_optimizer();
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+	return c;
+}
+
 static const void *emu_gen_params(const void *prev, char *desc)
 {
 	const struct kpt_emu_form *f = prev ? (const struct kpt_emu_form *)prev + 1 :
@@ -392,14 +407,7 @@ static void opt_emu_first_insn(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(emu_pairs); i++)
 		form->fn(emu_pairs[i][0], emu_pairs[i][1], want[i]);
 
-	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->kp.addr = (kprobe_opcode_t *)where;
-	c->kp.pre_handler = emu_pre;
-	c->kp.post_handler = emu_post;
-	KUNIT_ASSERT_EQ(test, kpt_register(test, &c->kp), 0);
-	wait_for_kprobe_optimizer();
-	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+	c = emu_probe(test, where);
 
 	traps = kprobe_trap_count();
 	for (i = 0; i < ARRAY_SIZE(emu_pairs); i++) {
@@ -437,14 +445,7 @@ static void opt_emu_moves_stack_pointer(struct kunit *test)
 	struct emu_ctx *c;
 
 	kpt_emu_sub_rsp(want);
-	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->kp.addr = (kprobe_opcode_t *)where;
-	c->kp.pre_handler = emu_pre;
-	c->kp.post_handler = emu_post;
-	KUNIT_ASSERT_EQ(test, kpt_register(test, &c->kp), 0);
-	wait_for_kprobe_optimizer();
-	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+	c = emu_probe(test, where);
 	kpt_emu_sub_rsp(got);
 	KUNIT_ASSERT_EQ(test, c->post, 1);
 	KUNIT_EXPECT_FALSE(test, c->irqs_off);
