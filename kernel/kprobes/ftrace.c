@@ -38,9 +38,7 @@
 
 #include "internal.h"
 
-enum { KPROBE_FOPS_PLAIN, KPROBE_FOPS_IPMODIFY, KPROBE_FOPS_NR };
-
-static struct kprobe_fops kprobe_fops[KPROBE_FOPS_NR] = {
+struct kprobe_fops kprobe_fops[KPROBE_FOPS_NR] = {
 	[KPROBE_FOPS_PLAIN] = {
 		.ops.func = kprobe_ftrace_handler,
 		.ops.flags = FTRACE_OPS_FL_SAVE_REGS,

@@ -175,6 +175,7 @@ enum hit_how {
 	HIT_DETOUR	= BIT(2),	/* through an optimized site's jump */
 	HIT_FTRACE	= BIT(3),	/* from ftrace: the call is over */
 	HIT_POST	= BIT(4),	/* a post handler runs afterwards */
+	HIT_FRAMELESS	= BIT(5),	/* pre handlers only, and no frame */
 };
 
 /*
@@ -182,9 +183,10 @@ enum hit_how {
  * the hit, except a jprobe's: its mirror runs with the hit still open
  * (jprobe.c); for a HIT_FIRST hit the frame is popped here already (done
  * inside the loop, it keeps a flag out of the registers that live across
- * the handler calls).  A jprobe needs the breakpoint path: one that
- * joined an optimized site misses the hits that come through the jump
- * (HIT_DETOUR) until the jump is taken out.
+ * the handler calls), for a HIT_FRAMELESS one the hit ends.  A jprobe
+ * needs a frame and the breakpoint path: one that joined an optimized
+ * site misses the hits that come through the jump (HIT_DETOUR) until the
+ * jump is taken out, and the frameless hits (see ftrace_hit_frameless()).
  */
 static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 					 struct pt_regs *regs,
@@ -197,14 +199,17 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 			continue;
 		if (!p->pre_handler)
 			continue;
-		if ((how & HIT_DETOUR) && kprobe_pre_is_jprobe(p)) {
+		if ((how & (HIT_DETOUR | HIT_FRAMELESS)) &&
+		    kprobe_pre_is_jprobe(p)) {
 			p->nmissed++;
 			continue;
 		}
 		__this_cpu_write(current_kprobe, p);
 		if (p->pre_handler(p, regs)) {
-			if ((how & HIT_FIRST) &&
-			    frame_first()->status != KPROBE_HIT_JPROBE)
+			if (how & HIT_FRAMELESS)
+				kprobe_running_end();
+			else if ((how & HIT_FIRST) &&
+				 frame_first()->status != KPROBE_HIT_JPROBE)
 				frame_pop_first();
 			return true;
 		}
@@ -298,22 +303,21 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 }
 
 /*
- * The three steps of a hit on a CPU that processes no other; @how: 0 or
- * HIT_FTRACE.  Return: true when a pre handler redirected execution.
+ * The three steps of a breakpoint hit on a CPU that processes no other.
+ * Return: true when a pre handler redirected execution.
  */
 static nokprobe_inline bool hit_first(struct kprobe_site *site,
-				      struct pt_regs *regs, unsigned int how)
+				      struct pt_regs *regs)
 {
 	struct kprobe_frame *f;
 
-	how |= HIT_FIRST;
 	/* 1. The pre handlers. */
 	frame_push_first(site);
-	if (site_run_pre(site, regs, how))
+	if (site_run_pre(site, regs, HIT_FIRST))
 		return true;
 	/* 2. The instruction; 3. at once when nothing comes back for it. */
 	f = frame_first();
-	if (hit_step(f, regs, how | site_wants_post(f->site)))
+	if (hit_step(f, regs, HIT_FIRST | site_wants_post(f->site)))
 		frame_pop_first();
 	return false;
 }
@@ -399,7 +403,7 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 		return breakpoint_gone(addr, regs);
 	if (unlikely(kprobe_running()))
 		return hit_nested(site, regs);
-	hit_first(site, regs, 0);
+	hit_first(site, regs);
 	kprobe_count_trap();
 	return 1;
 }
@@ -497,6 +501,56 @@ out:
 }
 
 #ifdef CONFIG_KPROBES_ON_FTRACE
+/* Step 3 of a hit through ftrace, out of line: few sites have post handlers. */
+static noinline void __kprobes ftrace_hit_post(struct kprobe_site *site,
+					       struct pt_regs *regs)
+{
+	instruction_pointer_set(regs, kprobe_ftrace_next_ip(site));
+	frame_first()->status = KPROBE_HIT_SSDONE;
+	site_run_post(site, regs);
+}
+
+/*
+ * The three steps of a hit through ftrace, on a CPU that processes no
+ * other: step 2, the call to ftrace, is over.  A jprobe's pre handler
+ * leaves the hit open (kprobe_hit_step() ends it).  Return: true when a
+ * pre handler redirected execution.
+ */
+static nokprobe_inline bool ftrace_hit(struct kprobe_site *site,
+				       struct pt_regs *regs)
+{
+	/* 1. */
+	frame_push_first(site);
+	if (site_run_pre(site, regs, HIT_FIRST))
+		return true;
+	/* 3. */
+	if (unlikely(site_wants_post(site)))
+		ftrace_hit_post(site, regs);
+	frame_pop_first();
+	return false;
+}
+
+/*
+ * A hit through the plain ftrace ops at a site without post handlers:
+ * step 1 is all there is, and it needs no frame.  The pre handlers run
+ * as return handlers do, kprobe_running() being the probe whose handler
+ * runs (set before the walk, which is then a hit in flight for
+ * kprobe_hits_quiesce()); a hit nested in them pushes the first frame.
+ * A jprobe, which needs a frame, misses the hits taken this way while
+ * its site moves to the other ops.  Return: true when a pre handler
+ * redirected execution.
+ */
+static nokprobe_inline bool ftrace_hit_frameless(struct kprobe_site *site,
+						 struct pt_regs *regs)
+{
+	__this_cpu_write(current_kprobe, &kprobe_in_hit);
+	barrier();
+	if (site_run_pre(site, regs, HIT_FRAMELESS))
+		return true;
+	kprobe_running_end();
+	return false;
+}
+
 /**
  * kprobe_ftrace_handler - a function called ftrace at a probed entry
  * @ip: the ftrace call site
@@ -521,6 +575,7 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	struct kprobe_site *site;
 	unsigned long orig_ip;
+	bool redirected;
 	int bit;
 
 	if (unlikely(READ_ONCE(kprobe_ftrace_dead) || !regs ||
@@ -541,7 +596,11 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	}
 	orig_ip = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip + KPROBE_BREAKPOINT_SIZE);
-	if (!hit_first(site, regs, HIT_FTRACE))
+	if (likely(kprobe_fops_plain(ops)) && !site_wants_post(site))
+		redirected = ftrace_hit_frameless(site, regs);
+	else
+		redirected = ftrace_hit(site, regs);
+	if (!redirected)
 		instruction_pointer_set(regs, orig_ip);
 out:
 	ftrace_test_recursion_unlock(bit);

@@ -201,6 +201,13 @@ struct kprobe_fops {
 	unsigned int nr_ips;
 };
 
+/*
+ * The plain ops and the IPMODIFY ops, for the sites whose probes may send
+ * the function elsewhere (a jprobe, a post handler): see ftrace.c.
+ */
+enum { KPROBE_FOPS_PLAIN, KPROBE_FOPS_IPMODIFY, KPROBE_FOPS_NR };
+extern struct kprobe_fops kprobe_fops[KPROBE_FOPS_NR];
+
 int kprobe_ftrace_commit_locked(struct list_head *dirty);	/* mutex */
 extern bool kprobe_ftrace_dead;	/* read by the handler (hit.c) */
 
@@ -208,6 +215,16 @@ extern bool kprobe_ftrace_dead;	/* read by the handler (hit.c) */
 static __always_inline bool kprobe_fops_live(struct ftrace_ops *ops)
 {
 	return READ_ONCE(container_of(ops, struct kprobe_fops, ops)->nr_ips);
+}
+
+/*
+ * For the handler: is @ops the plain one?  Its sites have neither a
+ * jprobe nor a post handler, but while one joins and the site moves to
+ * the other ops.
+ */
+static __always_inline bool kprobe_fops_plain(struct ftrace_ops *ops)
+{
+	return ops == &kprobe_fops[KPROBE_FOPS_PLAIN].ops;
 }
 
 /* Is @addr an ftrace call site, probed through ftrace? */

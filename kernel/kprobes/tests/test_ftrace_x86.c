@@ -70,6 +70,7 @@ struct ft_ctx {
 	long rp_ret;
 	struct jprobe jp;
 	int mirror_arg;
+	struct kprobe *running_after_inner;
 };
 
 static struct ft_ctx *fctx(void)
@@ -338,6 +339,70 @@ static void ft_reentry_is_missed(struct kunit *test)
 	unregister_kprobe(inner);
 }
 
+/* An ftrace hit's pre handler that calls into a breakpoint probe. */
+static int nest_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct ft_ctx *c = fctx();
+
+	c->pre[idx_of(p)]++;
+	c->inner_result = kpft_inner(21);
+	c->running_after_inner = kprobe_running();
+	return 0;
+}
+
+/*
+ * A breakpoint hit nested in an ftrace hit is missed, whether the ftrace
+ * hit runs without a frame (the plain ops, pre handlers only) or with
+ * one (the IPMODIFY ops, for a post handler); either way the CPU is back
+ * in the outer handler's hit afterwards, and out of any hit at the end.
+ */
+static void ft_breakpoint_hit_in_handler(struct kunit *test)
+{
+	struct ft_ctx *c = test->priv;
+	struct kprobe *outer = &c->probes[0], *inner = &c->probes[1];
+	struct kprobe *post = &c->probes[2];
+
+	inner->symbol_name = NULL;
+	inner->addr = (kprobe_opcode_t *)(ftrace_site_of(kpft_inner_fn) +
+					  MCOUNT_INSN_SIZE);
+	outer->pre_handler = nest_pre;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, inner), 0);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, outer), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_ftrace(inner));
+	KUNIT_EXPECT_TRUE(test, kprobe_ftrace(outer));
+
+	/* 1. The plain ops: the hit has no frame. */
+	KUNIT_EXPECT_EQ(test, kpft_target(1), 2);
+	KUNIT_EXPECT_EQ(test, c->pre[0], 1);
+	KUNIT_EXPECT_EQ(test, c->inner_result, 42);
+	KUNIT_EXPECT_EQ(test, c->pre[1], 0);
+	KUNIT_EXPECT_EQ(test, inner->nmissed, 1UL);
+	KUNIT_EXPECT_PTR_EQ(test, c->running_after_inner, outer);
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+
+	/* 2. A post handler joins: the IPMODIFY ops, a frame. */
+	post->pre_handler = NULL;
+	post->post_handler = record_post;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, post), 0);
+	c->running_after_inner = NULL;
+	KUNIT_EXPECT_EQ(test, kpft_target(1), 2);
+	KUNIT_EXPECT_EQ(test, c->pre[0], 2);
+	KUNIT_EXPECT_EQ(test, c->post[2], 1);
+	KUNIT_EXPECT_EQ(test, inner->nmissed, 2UL);
+	KUNIT_EXPECT_PTR_EQ(test, c->running_after_inner, outer);
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+
+	/* 3. Back to the plain ops once the post handler is gone. */
+	unregister_kprobe(post);
+	KUNIT_EXPECT_EQ(test, kpft_target(1), 2);
+	KUNIT_EXPECT_EQ(test, inner->nmissed, 3UL);
+	KUNIT_EXPECT_EQ(test, c->pre[0], 3);
+	unregister_kprobe(outer);
+	unregister_kprobe(inner);
+	KUNIT_EXPECT_EQ(test, kpft_inner(21), 42);
+	KUNIT_EXPECT_EQ(test, c->pre[1], 0);
+}
+
 static void rival_func(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
@@ -548,6 +613,7 @@ static struct kunit_case ft_cases[] = {
 	KUNIT_CASE(ft_pre_handler_redirects),
 	KUNIT_CASE(ft_register_changes_stick),
 	KUNIT_CASE(ft_reentry_is_missed),
+	KUNIT_CASE(ft_breakpoint_hit_in_handler),
 	KUNIT_CASE(ft_ipmodify_claim),
 	KUNIT_CASE(ft_batch_mixed),
 	KUNIT_CASE(ft_kretprobe),
