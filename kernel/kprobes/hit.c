@@ -45,6 +45,7 @@
  * Only the handlers remain calls.
  */
 #include <linux/kprobes.h>
+#include <linux/kasan-checks.h>
 #include <linux/preempt.h>
 #include <linux/cpumask.h>
 #include <linux/smp.h>
@@ -68,6 +69,20 @@ DEFINE_PER_CPU(unsigned long, kprobe_traps);
  */
 #define site_for_each_probe(p, site)					\
 	list_for_each_entry_rcu(p, &(site)->probes, list, !preemptible())
+
+/*
+ * This file is built without KASAN instrumentation (see the Makefile):
+ * on a KASAN kernel every access it makes would be a call, on every hit,
+ * and most of them are to memory that is never freed (the per-CPU frames,
+ * the site table's header).  What can be freed and is read here, a site
+ * (one grace period after it is unhashed) and a probe (when its
+ * unregistration returns), is checked by hand: a site when a hit finds
+ * it, a probe when a walk comes to it.
+ */
+static __always_inline void hit_check(const void *obj, unsigned int size)
+{
+	__kasan_check_read(obj, size);
+}
 
 /*
  * kprobe_running() during a hit while none of its handlers runs: from
@@ -157,6 +172,7 @@ static void site_count_miss(struct kprobe_site *site)
 	struct kprobe *p;
 
 	site_for_each_probe(p, site) {
+		hit_check(p, sizeof(*p));
 		if (!kprobe_disabled(p))
 			p->nmissed++;
 	}
@@ -195,6 +211,7 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 	struct kprobe *p;
 
 	site_for_each_probe(p, site) {
+		hit_check(p, sizeof(*p));
 		if (kprobe_disabled(p))
 			continue;
 		if (!p->pre_handler)
@@ -223,6 +240,7 @@ static nokprobe_inline void site_run_post(struct kprobe_site *site,
 	struct kprobe *p;
 
 	site_for_each_probe(p, site) {
+		hit_check(p, sizeof(*p));
 		if (kprobe_disabled(p) || !p->post_handler)
 			continue;
 		__this_cpu_write(current_kprobe, p);
@@ -399,7 +417,10 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 
 	lockdep_assert_irqs_disabled();
 	/* Some kinds of site never trap: ftrace call sites. */
-	if (unlikely(!site || !site->kind->traps))
+	if (unlikely(!site))
+		return breakpoint_gone(addr, regs);
+	hit_check(site, sizeof(*site));
+	if (unlikely(!site->kind->traps))
 		return breakpoint_gone(addr, regs);
 	if (unlikely(kprobe_running()))
 		return hit_nested(site, regs);
@@ -473,6 +494,7 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 {
 	enum kprobe_detour_verdict verdict = KPROBE_DETOUR_COPY;
 
+	hit_check(site, sizeof(*site));
 	/* An RCU-sched reader for the probe list; handlers do not migrate. */
 	preempt_disable_notrace();
 	if (kprobe_running()) {
@@ -588,7 +610,10 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 
 	/* While a site moves between our ops, only one of them speaks. */
 	site = kprobe_site_find((kprobe_opcode_t *)ip);
-	if (!site || READ_ONCE(site->fops) != ops)
+	if (!site)
+		goto out;
+	hit_check(site, sizeof(*site));
+	if (READ_ONCE(site->fops) != ops)
 		goto out;
 	if (kprobe_running()) {
 		site_count_miss(site);
@@ -656,6 +681,7 @@ int kprobe_fault_in_step(struct kprobe_site *site, struct pt_regs *regs,
 	struct kprobe *p;
 
 	site_for_each_probe(p, site) {
+		hit_check(p, sizeof(*p));
 		if (kprobe_disabled(p) || !p->fault_handler)
 			continue;
 		if (p->fault_handler(p, regs, trapnr))

@@ -133,9 +133,12 @@ static nokprobe_inline void step_came_back(struct kprobe_frame *f,
  * Called by the step trampoline (step_*.S) with interrupts off, as
  * the copy ran, in the context of the probed code, not of an exception:
  * the hit ends here as it would at the INT3 of finish_step(), and the
- * trampoline IRETs to regs->ip with regs->flags.  Lockdep and the
- * irqsoff tracer still think interrupts are as the caller had them: for
- * the post handlers, they are told the truth.
+ * trampoline IRETs to regs->ip with regs->flags.  Lockdep still thinks
+ * interrupts are as the caller had them: for the post handlers, it is
+ * told the truth.  Only lockdep, against which their locking is checked:
+ * for the irq tracepoints and the irqsoff tracer, the short section with
+ * interrupts off that began at the trap's exit (the copy ran in it) stays
+ * unreported to its end.
  */
 __visible void __kprobes x86_kprobe_step_return(struct pt_regs *regs)
 {
@@ -143,11 +146,13 @@ __visible void __kprobes x86_kprobe_step_return(struct pt_regs *regs)
 	unsigned long caller_if = f->arch_saved;
 
 	if (caller_if)
-		trace_hardirqs_off();
+		lockdep_hardirqs_off(_THIS_IP_);
 	lockdep_assert_irqs_disabled();
 	step_came_back(f, regs);
-	if (caller_if)
-		trace_hardirqs_on();
+	if (caller_if) {
+		lockdep_hardirqs_on_prepare();
+		lockdep_hardirqs_on(_THIS_IP_);
+	}
 }
 
 /**
