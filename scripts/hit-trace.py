@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-function instruction and memory-access counts of one traced call.
 
-Reads build/hit-trace/FLAVOR-MODE.pcs (one program counter per line, as
+Reads build/hit-trace[-CONFIG]/FLAVOR-MODE.pcs (one program counter per line, as
 recorded by scripts/hit-trace-gdb.py), cuts one call of the traced
 function (from its first entry to the next), names each kernel address
 with nm and decodes it with objdump, and prints, for ours and the stock
@@ -59,9 +59,9 @@ def one_call(pcs):
     return pcs[entries[0]:entries[1]]
 
 
-def profile(build, flavor, mode):
-    vmlinux = "%s/obj-%s-release/vmlinux" % (build, flavor)
-    with open("%s/hit-trace/%s-%s.pcs" % (build, flavor, mode)) as f:
+def profile(build, suffix, flavor, mode):
+    vmlinux = "%s/obj-%s%s/vmlinux" % (build, flavor, suffix)
+    with open("%s/hit-trace%s/%s-%s.pcs" % (build, suffix, flavor, mode)) as f:
         call = one_call([int(line, 16) for line in f if line.strip()])
     kernel = [pc for pc in call if KERNEL_TEXT[0] <= pc < KERNEL_TEXT[1]]
     syms = symbols(vmlinux)
@@ -85,11 +85,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     ap.add_argument("--mode", required=True)
+    ap.add_argument("--suffix", default="-release",
+                    help="of the build directories: -release, -kunit or none (debug)")
     args = ap.parse_args()
     print("mode %s: one call of the probed function, hit included" % args.mode)
     totals = {}
     for flavor in ("ours", "incumbent"):
-        rows = profile(args.build, flavor, args.mode)
+        rows = profile(args.build, args.suffix, flavor, args.mode)
         print("  %s" % flavor)
         for name, n, mem in rows:
             print("    %-40s %5d insns %4d mem" % (name, n, mem))

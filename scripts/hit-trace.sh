@@ -11,7 +11,11 @@
 # charges most for) per function, side by side.
 #
 #   TRACE_MODES="b k f o"  modes of tests/bench/ (see kpb_spin(); ko too)
-#   TRACE_STEPS=2000       instructions gdb records per boot (> one call)
+#   TRACE_STEPS=2000       instructions gdb records per boot (> one call;
+#                          the debug kernels need ~20000)
+#   TRACE_CONFIG=release   or debug, kunit: the kernels of that make bench
+#                          config (the result page is hit-trace-CONFIG.md
+#                          for those two)
 #
 # Traces and tables go to build/hit-trace/.
 set -euo pipefail
@@ -20,7 +24,17 @@ set -euo pipefail
 
 MODES=${TRACE_MODES:-b k f o}
 STEPS=${TRACE_STEPS:-2000}
-DIR=$BUILD/hit-trace
+export BENCH_CONFIG=${TRACE_CONFIG:-release}
+case $BENCH_CONFIG in
+	release) SFX=-release PAGE=hit-trace
+		CONFDESC="release: tinyconfig + configs/base.config" ;;
+	kunit) SFX=-kunit PAGE=hit-trace-kunit
+		CONFDESC="kunit: kunit.py's x86_64 defaults + configs/kunit.config" ;;
+	debug) SFX= PAGE=hit-trace-debug
+		CONFDESC="debug: tinyconfig + configs/base.config + configs/debug.config" ;;
+	*) die "TRACE_CONFIG must be release, debug or kunit" ;;
+esac
+DIR=$BUILD/hit-trace$SFX
 
 command -v gdb >/dev/null || die "gdb is needed (scripts/deps.sh installs it)"
 
@@ -28,20 +42,20 @@ command -v gdb >/dev/null || die "gdb is needed (scripts/deps.sh installs it)"
 trace_one() {
 	local f=$1 m=$2 st=$DIR/$1-$2 port con fn qpid i
 	rm -rf "$st" && mkdir -p "$st"
-	cp "$BUILD/bench-$f-release/kprobes_bench.ko" "$st/"
+	cp "$BUILD/bench-$f$SFX/kprobes_bench.ko" "$st/"
 	strip --strip-debug "$st/kprobes_bench.ko"
 	echo "spin=$m" >"$st/args"
 	printf '%s\n' "dir /bench 755 0 0" \
 		"file /bench/kprobes_bench.ko $st/kprobes_bench.ko 644 0 0" \
 		"file /bench/args $st/args 644 0 0" >"$st.list"
-	{ cat "$BUILD/initramfs-$f-release.cpio.gz"; "$BUILD/tools/gen_init_cpio" "$st.list" | gzip -6 -n; } >"$st.cpio.gz"
+	{ cat "$BUILD/initramfs-$f$SFX.cpio.gz"; "$BUILD/tools/gen_init_cpio" "$st.list" | gzip -6 -n; } >"$st.cpio.gz"
 
 	port=$((20000 + RANDOM % 20000))
 	con=$st.console.log
 	: >"$con"
 	qemu-system-x86_64 -accel tcg,thread=single -smp 1 -m 2G -cpu "${QEMU_CPU:-max}" \
 		-display none -no-reboot -nic none -gdb "tcp:127.0.0.1:$port" \
-		-kernel "$BUILD/obj-$f-release/arch/x86/boot/bzImage" -initrd "$st.cpio.gz" \
+		-kernel "$BUILD/obj-$f$SFX/arch/x86/boot/bzImage" -initrd "$st.cpio.gz" \
 		-append "console=ttyS0 ignore_loglevel panic=-1 kpmode=bench nokaslr" \
 		-monitor none -serial "file:$con" </dev/null &
 	qpid=$!
@@ -56,7 +70,7 @@ trace_one() {
 		die "$f $m: no BENCH-SPIN line (see ${con#"$ROOT"/})"
 	fi
 	TRACE_OUT=$DIR/$f-$m.pcs TRACE_FN=$fn TRACE_STEPS=$STEPS \
-		timeout 1200 gdb -q -batch -nx "$BUILD/obj-$f-release/vmlinux" \
+		timeout 1200 gdb -q -batch -nx "$BUILD/obj-$f$SFX/vmlinux" \
 		-ex "target remote 127.0.0.1:$port" -x "$ROOT/scripts/hit-trace-gdb.py" \
 		>"$st.gdb.log" 2>&1 || log "$f $m: gdb said $(tail -n 1 "$st.gdb.log")"
 	kill "$qpid" 2>/dev/null || true
@@ -73,13 +87,13 @@ main() {
 			log "tracing mode $m on $f"
 			trace_one "$f" "$m"
 		done
-		python3 "$ROOT/scripts/hit-trace.py" --build "$BUILD" --mode "$m" | tee "$DIR/$m.txt"
+		python3 "$ROOT/scripts/hit-trace.py" --build "$BUILD" --suffix "$SFX" --mode "$m" | tee "$DIR/$m.txt"
 	done
 	# The tables, one per mode, as the result page docs/results/hit-trace.md.
 	{
 		echo "Instructions and memory accesses per function of one call of the"
 		echo "probed function, hit included, single-stepped under QEMU's gdb stub"
-		echo "(release kernels, one CPU, no KASLR); \"(module code)\" is the"
+		echo "($BENCH_CONFIG kernels, one CPU, no KASLR); \"(module code)\" is the"
 		echo "benchmark module's and every buffer outside vmlinux: detours,"
 		echo "trampolines, slots.  How to read it: docs/benchmark.md."
 		for m in $MODES; do
@@ -89,11 +103,11 @@ main() {
 			echo '```'
 		done
 	} >"$DIR/page.md"
-	python3 "$ROOT/scripts/results.py" write hit-trace \
+	python3 "$ROOT/scripts/results.py" write "$PAGE" \
 		--title "make hit-trace: where the instructions of one hit go, ours and stock" \
-		--config "release: tinyconfig + configs/base.config; QEMU TCG -smp 1, nokaslr, gdb single-step" \
+		--config "$CONFDESC; QEMU TCG -smp 1, nokaslr, gdb single-step" \
 		--body "$DIR/page.md" --took "$(($(date +%s) - t0))" \
-		--command "TRACE_MODES='$MODES' scripts/hit-trace.sh" || true
+		--command "TRACE_MODES='$MODES'${TRACE_CONFIG:+ TRACE_CONFIG=$TRACE_CONFIG} TRACE_STEPS=$STEPS scripts/hit-trace.sh" || true
 }
 
 main "$@"
