@@ -87,7 +87,7 @@ main() {
 			log "tracing mode $m on $f"
 			trace_one "$f" "$m"
 		done
-		python3 "$ROOT/scripts/hit-trace.py" --build "$BUILD" --suffix "$SFX" --mode "$m" | tee "$DIR/$m.txt"
+		python3 "$ROOT/scripts/hit-trace.py" --build "$BUILD" --suffix="$SFX" --mode "$m" | tee "$DIR/$m.txt"
 	done
 	# The tables, one per mode, as the result page docs/results/hit-trace.md.
 	{
