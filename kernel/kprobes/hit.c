@@ -40,9 +40,10 @@
  * chain code across pages).  So the entry points sit in .kprobes.text
  * (__kprobes: never traced or probed, next to the architecture's
  * breakpoint handler) and inline the steps; a first hit on a CPU, the
- * common case, has its own cheaper frame push and pop; a boosted step
- * that needs only a jump (&kprobe_site.boost_to) does not call the arch.
- * Only the handlers remain calls.
+ * common case, pushes a frame only when step 2 (or a jprobe) needs one,
+ * with a cheaper push and pop of its own; a boosted step that needs
+ * only a jump (&kprobe_site.boost_to) does not call the arch.  Only the
+ * handlers remain calls.
  */
 #include <linux/kprobes.h>
 #include <linux/kasan-checks.h>
@@ -167,6 +168,42 @@ static nokprobe_inline void frame_pop_first(void)
 	kprobe_running_end();
 }
 
+/*
+ * Start a first hit without a frame: kprobe_running() is set before the
+ * hit reads the site's probes, which makes it a hit in flight for
+ * kprobe_hits_quiesce() and nests whatever hits this CPU meanwhile.
+ * frame_push_first() may follow, as long as the hit is this CPU's
+ * only one.
+ */
+static nokprobe_inline void hit_begin(void)
+{
+	__this_cpu_write(current_kprobe, &kprobe_in_hit);
+	barrier();
+}
+
+/*
+ * End a breakpoint hit that has no frame.  It ran with interrupts off
+ * from the trap on, so kprobe_hits_quiesce()'s interrupt round trip
+ * cannot have come in the middle of it: unlike kprobe_running_end(), it
+ * needs no release.
+ */
+static nokprobe_inline void hit_end_irqs_off(void)
+{
+	__this_cpu_write(current_kprobe, NULL);
+	__this_cpu_inc(kprobe_hits_ended);
+}
+
+/*
+ * A HIT_LAZY hit whose pre handler @p redirected execution: it ends,
+ * unless @p is a jprobe, whose mirror runs with the hit open in the
+ * frame pushed for it.
+ */
+static nokprobe_inline void hit_end_lazy(struct kprobe *p)
+{
+	if (!kprobe_pre_is_jprobe(p))
+		hit_end_irqs_off();
+}
+
 static void site_count_miss(struct kprobe_site *site)
 {
 	struct kprobe *p;
@@ -192,6 +229,7 @@ enum hit_how {
 	HIT_FTRACE	= BIT(3),	/* from ftrace: the call is over */
 	HIT_POST	= BIT(4),	/* a post handler runs afterwards */
 	HIT_FRAMELESS	= BIT(5),	/* pre handlers only, and no frame */
+	HIT_LAZY	= BIT(6),	/* no frame until one is needed */
 };
 
 /*
@@ -199,10 +237,11 @@ enum hit_how {
  * the hit, except a jprobe's: its mirror runs with the hit still open
  * (jprobe.c); for a HIT_FIRST hit the frame is popped here already (done
  * inside the loop, it keeps a flag out of the registers that live across
- * the handler calls), for a HIT_FRAMELESS one the hit ends.  A jprobe
- * needs a frame and the breakpoint path: one that joined an optimized
- * site misses the hits that come through the jump (HIT_DETOUR) until the
- * jump is taken out, and the frameless hits (see ftrace_hit_frameless()).
+ * the handler calls), for a HIT_FRAMELESS or HIT_LAZY one the hit ends.
+ * A jprobe needs a frame and the breakpoint path: a HIT_LAZY hit pushes
+ * its frame for it; one that joined an optimized site misses the hits
+ * that come through the jump (HIT_DETOUR) until the jump is taken out,
+ * and the frameless hits (see ftrace_hit_frameless()).
  */
 static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 					 struct pt_regs *regs,
@@ -216,15 +255,20 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 			continue;
 		if (!p->pre_handler)
 			continue;
-		if ((how & (HIT_DETOUR | HIT_FRAMELESS)) &&
+		if ((how & (HIT_DETOUR | HIT_FRAMELESS | HIT_LAZY)) &&
 		    kprobe_pre_is_jprobe(p)) {
-			p->nmissed++;
-			continue;
+			if (!(how & HIT_LAZY)) {
+				p->nmissed++;
+				continue;
+			}
+			frame_push_first(site);
 		}
 		__this_cpu_write(current_kprobe, p);
 		if (p->pre_handler(p, regs)) {
 			if (how & HIT_FRAMELESS)
 				kprobe_running_end();
+			else if (how & HIT_LAZY)
+				hit_end_lazy(p);
 			else if ((how & HIT_FIRST) &&
 				 frame_first()->status != KPROBE_HIT_JPROBE)
 				frame_pop_first();
@@ -286,7 +330,7 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 		kprobe_step_done(f, regs);
 		return false;
 	}
-	/* The one read of the site's optimization state in this hit. */
+	/* The one read of the site's optimization state that decides. */
 	if (kprobe_site_via_detour(site)) {
 		/*
 		 * The CPU leaves through the detour's copy of the region (see
@@ -322,20 +366,32 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 
 /*
  * The three steps of a breakpoint hit on a CPU that processes no other.
- * Return: true when a pre handler redirected execution.
+ * The hit pushes its frame only when it needs one: for the arch's step,
+ * or for a jprobe.  Return: true when a pre handler redirected execution.
  */
 static nokprobe_inline bool hit_first(struct kprobe_site *site,
 				      struct pt_regs *regs)
 {
-	struct kprobe_frame *f;
+	unsigned int how = HIT_FIRST;
 
 	/* 1. The pre handlers. */
-	frame_push_first(site);
-	if (site_run_pre(site, regs, HIT_FIRST))
+	hit_begin();
+	if (site_run_pre(site, regs, how | HIT_LAZY))
 		return true;
-	/* 2. The instruction; 3. at once when nothing comes back for it. */
-	f = frame_first();
-	if (hit_step(f, regs, HIT_FIRST | site_wants_post(f->site)))
+	/*
+	 * 2. The instruction: boosted by a jump alone when no post handler
+	 * is to run (hit_step() reads the optimization state again if not);
+	 * 3. at once when nothing comes back for it.
+	 */
+	how |= site_wants_post(site);
+	if (!(how & HIT_POST) && site->boost_to &&
+	    !kprobe_site_via_detour(site)) {
+		instruction_pointer_set(regs, (unsigned long)site->boost_to);
+		hit_end_irqs_off();
+		return false;
+	}
+	frame_push_first(site);
+	if (hit_step(frame_first(), regs, how))
 		frame_pop_first();
 	return false;
 }
@@ -565,8 +621,7 @@ static nokprobe_inline bool ftrace_hit(struct kprobe_site *site,
 static nokprobe_inline bool ftrace_hit_frameless(struct kprobe_site *site,
 						 struct pt_regs *regs)
 {
-	__this_cpu_write(current_kprobe, &kprobe_in_hit);
-	barrier();
+	hit_begin();
 	if (site_run_pre(site, regs, HIT_FRAMELESS))
 		return true;
 	kprobe_running_end();

@@ -17,6 +17,7 @@
 #include <linux/kprobes.h>
 #include <linux/ftrace.h>
 #include <linux/preempt.h>
+#include <linux/vmalloc.h>
 #include <asm/ibt.h>
 
 #include "tests.h"
@@ -71,6 +72,10 @@ struct ft_ctx {
 	struct jprobe jp;
 	int mirror_arg;
 	struct kprobe *running_after_inner;
+	void *unmapped;
+	int faults;
+	int fault_trapnr;
+	int fault_bug;
 };
 
 static struct ft_ctx *fctx(void)
@@ -403,6 +408,63 @@ static void ft_breakpoint_hit_in_handler(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->pre[1], 0);
 }
 
+static int ft_faulting_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct ft_ctx *c = fctx();
+	unsigned long val;
+
+	/* A fault with an exception-table fixup, taken inside the handler. */
+	if (!copy_from_kernel_nofault(&val, c->unmapped, sizeof(val)))
+		c->fault_bug++;
+	c->pre[idx_of(p)]++;
+	return 0;
+}
+
+static int ft_count_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	struct ft_ctx *c = fctx();
+
+	c->faults++;
+	c->fault_trapnr = trapnr;
+	return 0;	/* not handled: let the fixup run */
+}
+
+/*
+ * A fault in a pre handler at an ftrace call site goes to the probe's
+ * fault handler, through either ops (the plain one runs the handler
+ * without a frame).
+ */
+static void ft_fault_in_handler(struct kunit *test)
+{
+	struct ft_ctx *c = test->priv;
+	struct kprobe *p = &c->probes[0], *post = &c->probes[1];
+	void *area = vmalloc(PAGE_SIZE);
+
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	c->unmapped = kpt_handler_fault_addr(area + PAGE_SIZE);
+	p->pre_handler = ft_faulting_pre;
+	p->fault_handler = ft_count_fault;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, p), 0);
+	KUNIT_EXPECT_EQ(test, kpft_target(1), 2);
+	KUNIT_EXPECT_EQ(test, c->pre[0], 1);
+	KUNIT_EXPECT_EQ(test, c->fault_bug, 0);
+	KUNIT_EXPECT_GE(test, c->faults, 1);
+	kpt_expect_page_fault_trap(test, c->fault_trapnr);
+
+	post->pre_handler = NULL;
+	post->post_handler = record_post;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, post), 0);
+	c->faults = 0;
+	KUNIT_EXPECT_EQ(test, kpft_target(1), 2);
+	KUNIT_EXPECT_EQ(test, c->pre[0], 2);
+	KUNIT_EXPECT_EQ(test, c->post[1], 1);
+	KUNIT_EXPECT_GE(test, c->faults, 1);
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+	unregister_kprobe(post);
+	unregister_kprobe(p);
+	vfree(area);
+}
+
 static void rival_func(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
@@ -614,6 +676,7 @@ static struct kunit_case ft_cases[] = {
 	KUNIT_CASE(ft_register_changes_stick),
 	KUNIT_CASE(ft_reentry_is_missed),
 	KUNIT_CASE(ft_breakpoint_hit_in_handler),
+	KUNIT_CASE(ft_fault_in_handler),
 	KUNIT_CASE(ft_ipmodify_claim),
 	KUNIT_CASE(ft_batch_mixed),
 	KUNIT_CASE(ft_kretprobe),

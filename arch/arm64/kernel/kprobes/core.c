@@ -231,8 +231,12 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	struct kprobe_site *site;
 	bool nested;
 
+	/*
+	 * No frame: a handler that runs without one (pre handlers until the
+	 * hit needs a frame, return handlers) or none at all.
+	 */
 	if (!f)
-		return 0;
+		return kprobe_fault_in_handler(regs, trapnr);
 
 	switch (f->status) {
 	case KPROBE_HIT_SS:
