@@ -97,11 +97,12 @@ static struct ftrace_ops *fops_of(int i)
  * Attach @ips (@n sites not in its filter yet) to ops @i, registering it
  * with ftrace if they are its first.  On failure the filter is as before.
  */
-static int fops_attach(int i, unsigned long *ips, unsigned int n)
+static int fops_attach_locked(int i, unsigned long *ips, unsigned int n)
 {
 	struct kprobe_fops *kf = &kprobe_fops[i];
 	int ret;
 
+	lockdep_assert_held(&kprobe_mutex);
 	ret = ftrace_set_filter_ips(&kf->ops, ips, n, /* remove */ 0,
 				    /* reset */ 0);
 	if (ret)
@@ -124,11 +125,12 @@ static int fops_attach(int i, unsigned long *ips, unsigned int n)
  * Detach @ips (@n sites in its filter) from ops @i, unregistering it
  * first when they are all it has.
  */
-static void fops_detach(int i, unsigned long *ips, unsigned int n)
+static void fops_detach_locked(int i, unsigned long *ips, unsigned int n)
 {
 	struct kprobe_fops *kf = &kprobe_fops[i];
 	int ret;
 
+	lockdep_assert_held(&kprobe_mutex);
 	WRITE_ONCE(kf->nr_ips, kf->nr_ips - n);
 	if (READ_ONCE(kprobe_ftrace_dead))
 		return;
@@ -221,8 +223,10 @@ static int commit_sites_locked(struct list_head *dirty, unsigned long *ips)
 		n = collect_ips(dirty, i, true, failed, ips);
 		if (!n)
 			continue;
-		err = READ_ONCE(kprobe_ftrace_dead) ? -ENODEV :
-						       fops_attach(i, ips, n);
+		if (READ_ONCE(kprobe_ftrace_dead))
+			err = -ENODEV;
+		else
+			err = fops_attach_locked(i, ips, n);
 		if (err) {
 			failed |= BIT(i);
 			ret = ret ?: err;
@@ -236,7 +240,7 @@ static int commit_sites_locked(struct list_head *dirty, unsigned long *ips)
 		n = collect_ips(dirty, i, false, failed, ips);
 		if (!n)
 			continue;
-		fops_detach(i, ips, n);
+		fops_detach_locked(i, ips, n);
 		publish(dirty, i, false, failed);
 	}
 	return ret;

@@ -189,6 +189,7 @@ static nokprobe_inline void hit_begin(void)
  */
 static nokprobe_inline void hit_end_irqs_off(void)
 {
+	lockdep_assert_irqs_disabled();
 	__this_cpu_write(current_kprobe, NULL);
 	__this_cpu_inc(kprobe_hits_ended);
 }

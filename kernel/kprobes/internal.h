@@ -219,8 +219,8 @@ static __always_inline bool kprobe_fops_live(struct ftrace_ops *ops)
 
 /*
  * For the handler: is @ops the plain one?  Its sites have neither a
- * jprobe nor a post handler, but while one joins and the site moves to
- * the other ops.
+ * jprobe nor a post handler, except while one joins and the site moves
+ * to the other ops.
  */
 static __always_inline bool kprobe_fops_plain(struct ftrace_ops *ops)
 {
