@@ -31,6 +31,13 @@
  *				arch_kprobe_opt_covers())
  *   and with CONFIG_UPROBES:
  *	KPROBE_USER_INSN_MAX	the longest user-space instruction, in bytes
+ *   and optionally:
+ *	KPROBE_PERCPU_STORE_RELEASES
+ *				defined where a this_cpu_write() placed after
+ *				a compiler barrier is ordered after every
+ *				earlier access of the CPU, as a release is;
+ *				the end of a hit is then two plain per-CPU
+ *				stores
  *
  * 2. The arch implements every arch_*() hook declared below: there are
  *    no weak defaults.
@@ -125,6 +132,9 @@ static __always_inline bool kprobe_hit_in_progress(void)
  *	kprobe mutex
  * @armed: the breakpoint (or the optimized jump) is in the text
  * @gone: the text under @addr was freed; the site left the hash table
+ * @solo: the one probe a hit calls without walking @probes, or NULL; set
+ *	by each commit that touches the site (see site_solo_locked() in
+ *	kernel/kprobes/core.c), read by the hit paths
  * @opt: KPROBE_OPT_* state of jump optimization; written under the
  *	kprobe mutex, read by the hit path through kprobe_site_via_detour()
  * @opt_refused: the arch said this site can never be optimized
@@ -159,6 +169,7 @@ struct kprobe_site {
 	struct list_head opt_link;
 	unsigned int nr_enabled;
 	unsigned int nr_post;
+	struct kprobe *solo;
 	bool armed;
 	bool gone;
 	u8 opt;

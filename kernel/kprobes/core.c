@@ -173,14 +173,44 @@ static void site_write_text_locked(struct kprobe_site *site)
 	kprobe_text_written = true;
 }
 
-/* Forget the sites of @dirty once their batch is over. */
+/*
+ * The probe a hit on @site may call without walking the site's probes:
+ * its one probe, when that is enabled, has a pre handler and needs nothing
+ * else (no post handler, no jprobe frame; at an ftrace call site, it runs
+ * through the plain ops).  NULL otherwise.
+ */
+static struct kprobe *site_solo_locked(struct kprobe_site *site)
+{
+	struct kprobe *p;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!list_is_singular(&site->probes))
+		return NULL;
+	p = list_first_entry(&site->probes, struct kprobe, list);
+	if (kprobe_disabled(p) || !p->pre_handler || p->post_handler ||
+	    kprobe_is_jprobe(p))
+		return NULL;
+	if (kprobe_site_on_ftrace(site) &&
+	    !kprobe_ftrace_site_plain_locked(site))
+		return NULL;
+	return p;
+}
+
+/*
+ * The batch has put the probes, text and ftrace ops of the sites of @dirty
+ * in place: elect each site's solo, then forget the sites.  Until then a
+ * hit may still call the old solo; unregistration waits for such hits
+ * after the commit (kprobe_hits_quiesce()).
+ */
 static void sites_clean_locked(struct list_head *dirty)
 {
 	struct kprobe_site *site, *tmp;
 
 	lockdep_assert_held(&kprobe_mutex);
-	list_for_each_entry_safe(site, tmp, dirty, dirty)
+	list_for_each_entry_safe(site, tmp, dirty, dirty) {
+		WRITE_ONCE(site->solo, site_solo_locked(site));
 		list_del_init(&site->dirty);
+	}
 }
 
 /**
@@ -742,6 +772,7 @@ static void site_kill_locked(struct kprobe_site *site)
 		p->flags |= KPROBE_FLAG_GONE;
 	site->nr_enabled = 0;
 	WRITE_ONCE(site->nr_post, 0);
+	WRITE_ONCE(site->solo, NULL);
 	site->gone = true;
 	/* No text write: whatever runs there next brings its own bytes. */
 	site->armed = false;

@@ -194,14 +194,21 @@ static void publish(struct list_head *dirty, int i, bool attach,
 	}
 }
 
-/* Stop the handler for the sites of @dirty that should not be armed. */
+/*
+ * Stop the handler for the sites of @dirty that should not be armed, and
+ * send every hit on them through the walk of their probes: a site's solo
+ * stands for the ops it was elected with (see site_solo_locked()), and
+ * the batch elects it again once the sites are where they go.
+ */
 static void silence_unwanted(struct list_head *dirty)
 {
 	struct kprobe_site *site;
 
 	list_for_each_entry(site, dirty, dirty) {
-		if (kprobe_site_on_ftrace(site) &&
-		    site_wanted_fops_locked(site) < 0)
+		if (!kprobe_site_on_ftrace(site))
+			continue;
+		WRITE_ONCE(site->solo, NULL);
+		if (site_wanted_fops_locked(site) < 0)
 			WRITE_ONCE(site->fops, NULL);
 	}
 }

@@ -78,7 +78,7 @@ DEFINE_PER_CPU(unsigned long, kprobe_traps);
  * the site table's header).  What can be freed and is read here, a site
  * (one grace period after it is unhashed) and a probe (when its
  * unregistration returns), is checked by hand: a site when a hit finds
- * it, a probe when a walk comes to it.
+ * it, a probe before its handler is called.
  */
 static __always_inline void hit_check(const void *obj, unsigned int size)
 {
@@ -194,17 +194,6 @@ static nokprobe_inline void hit_end_irqs_off(void)
 	__this_cpu_inc(kprobe_hits_ended);
 }
 
-/*
- * A HIT_LAZY hit whose pre handler @p redirected execution: it ends,
- * unless @p is a jprobe, whose mirror runs with the hit open in the
- * frame pushed for it.
- */
-static nokprobe_inline void hit_end_lazy(struct kprobe *p)
-{
-	if (!kprobe_pre_is_jprobe(p))
-		hit_end_irqs_off();
-}
-
 static void site_count_miss(struct kprobe_site *site)
 {
 	struct kprobe *p;
@@ -229,26 +218,57 @@ enum hit_how {
 	HIT_DETOUR	= BIT(2),	/* through an optimized site's jump */
 	HIT_FTRACE	= BIT(3),	/* from ftrace: the call is over */
 	HIT_POST	= BIT(4),	/* a post handler runs afterwards */
-	HIT_FRAMELESS	= BIT(5),	/* pre handlers only, and no frame */
+	HIT_FRAMELESS	= BIT(5),	/* no frame while pre handlers run */
 	HIT_LAZY	= BIT(6),	/* no frame until one is needed */
 };
 
 /*
- * Step 1.  Return: true when a pre handler redirected execution.  That ends
- * the hit, except a jprobe's: its mirror runs with the hit still open
- * (jprobe.c); for a HIT_FIRST hit the frame is popped here already (done
- * inside the loop, it keeps a flag out of the registers that live across
- * the handler calls), for a HIT_FRAMELESS or HIT_LAZY one the hit ends.
- * A jprobe needs a frame and the breakpoint path: a HIT_LAZY hit pushes
- * its frame for it; one that joined an optimized site misses the hits
- * that come through the jump (HIT_DETOUR) until the jump is taken out,
- * and the frameless hits (see ftrace_hit_frameless()).
+ * A pre handler of a hit that came in @how redirected execution.  That
+ * ends the hit, except a jprobe's (@jprobe): its mirror runs with the hit
+ * still open (jprobe.c).  A HIT_FIRST hit pops its frame here, unless the
+ * jprobe took it over; a HIT_FRAMELESS or HIT_LAZY one ends.
+ */
+static nokprobe_inline void site_pre_redirected(unsigned int how, bool jprobe)
+{
+	if (how & HIT_FRAMELESS) {
+		kprobe_running_end();
+	} else if (how & HIT_LAZY) {
+		if (!jprobe)
+			hit_end_irqs_off();
+	} else if ((how & HIT_FIRST) &&
+		   frame_first()->status != KPROBE_HIT_JPROBE) {
+		frame_pop_first();
+	}
+}
+
+/*
+ * Step 1.  Return: true when a pre handler redirected execution; the hit
+ * is then dealt with here already (site_pre_redirected(): done inside
+ * the loop, it keeps a flag out of the registers that live across the
+ * handler calls).  A jprobe needs a frame and the breakpoint path: a
+ * HIT_LAZY hit pushes its frame for it; one that joined an optimized site
+ * misses the hits that come through the jump (HIT_DETOUR) until the jump
+ * is taken out, and the frameless hits (see ftrace_hit_frameless()).
  */
 static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 					 struct pt_regs *regs,
 					 unsigned int how)
 {
 	struct kprobe *p;
+
+	/*
+	 * A site's solo (a plain probe, alone there) is called without the
+	 * walk.  kprobe_running() is set already: the hit is in flight.
+	 */
+	p = READ_ONCE(site->solo);
+	if (likely(p)) {
+		hit_check(p, sizeof(*p));
+		__this_cpu_write(current_kprobe, p);
+		if (!p->pre_handler(p, regs))
+			return false;
+		site_pre_redirected(how, false);
+		return true;
+	}
 
 	site_for_each_probe(p, site) {
 		hit_check(p, sizeof(*p));
@@ -266,13 +286,7 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 		}
 		__this_cpu_write(current_kprobe, p);
 		if (p->pre_handler(p, regs)) {
-			if (how & HIT_FRAMELESS)
-				kprobe_running_end();
-			else if (how & HIT_LAZY)
-				hit_end_lazy(p);
-			else if ((how & HIT_FIRST) &&
-				 frame_first()->status != KPROBE_HIT_JPROBE)
-				frame_pop_first();
+			site_pre_redirected(how, kprobe_pre_is_jprobe(p));
 			return true;
 		}
 	}
@@ -558,22 +572,29 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 		site_count_miss(site);
 		goto out;
 	}
-	/* The frame first: the walk of the probes is then a hit in flight. */
-	frame_push_first(site);
+	/*
+	 * The walk of the probes is a hit in flight from here on.  Its pre
+	 * handlers run without a frame, as those of a return probe do; a
+	 * frame is pushed for the post handlers.
+	 */
+	hit_begin();
 	if (READ_ONCE(site->opt) != KPROBE_OPT_DONE) {
 		site_count_miss(site);
-		goto pop;
+		goto end;
 	}
 	instruction_pointer_set(regs, (unsigned long)site->addr +
 				      KPROBE_BREAKPOINT_SIZE);
-	if (site_run_pre(site, regs, HIT_DETOUR)) {
+	if (site_run_pre(site, regs, HIT_DETOUR | HIT_FRAMELESS)) {
 		verdict = KPROBE_DETOUR_RESUME;
-	} else if (site_wants_post(site)) {
+		goto out;
+	}
+	if (site_wants_post(site)) {
+		frame_push_first(site);
 		verdict = detour_post(site, regs);
 		goto out;
 	}
-pop:
-	frame_pop_first();
+end:
+	kprobe_running_end();
 out:
 	preempt_enable_notrace();
 	return verdict;
@@ -610,14 +631,16 @@ static nokprobe_inline bool ftrace_hit(struct kprobe_site *site,
 }
 
 /*
- * A hit through the plain ftrace ops at a site without post handlers:
+ * A hit through the plain ftrace ops, whose sites have no post handler:
  * step 1 is all there is, and it needs no frame.  The pre handlers run
  * as return handlers do, kprobe_running() being the probe whose handler
- * runs (set before the walk, which is then a hit in flight for
- * kprobe_hits_quiesce()); a hit nested in them pushes the first frame.
- * A jprobe, which needs a frame, misses the hits taken this way while
- * its site moves to the other ops.  Return: true when a pre handler
- * redirected execution.
+ * runs (set before the hit reads the site's probes, which makes it a
+ * hit in flight for kprobe_hits_quiesce()); a hit nested in them pushes
+ * the first frame.  A probe with a post handler or a jprobe moves its
+ * site to the other ops; until it has moved, a hit runs the new probe's
+ * pre handler alone (as any hit may that races with a registration),
+ * and misses a jprobe, which needs a frame.  Return: true when a pre
+ * handler redirected execution.
  */
 static nokprobe_inline bool ftrace_hit_frameless(struct kprobe_site *site,
 						 struct pt_regs *regs)
@@ -677,7 +700,7 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	}
 	orig_ip = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip + KPROBE_BREAKPOINT_SIZE);
-	if (likely(kprobe_fops_plain(ops)) && !site_wants_post(site))
+	if (likely(kprobe_fops_plain(ops)))
 		redirected = ftrace_hit_frameless(site, regs);
 	else
 		redirected = ftrace_hit(site, regs);

@@ -99,16 +99,26 @@ DECLARE_PER_CPU(unsigned long, kprobe_hits_ended);
  * End this CPU's outermost hit, return handler or busy section.  Whoever
  * reads either store after the change also sees every access the
  * handlers made, and may free what they used: see kprobe_hits_quiesce().
+ * Both stores are releases, which pair with its acquires.
  */
+#ifdef KPROBE_PERCPU_STORE_RELEASES
+static __always_inline void kprobe_running_end(void)
+{
+	barrier();
+	this_cpu_write(current_kprobe, NULL);
+	this_cpu_inc(kprobe_hits_ended);
+}
+#else
 static __always_inline void kprobe_running_end(void)
 {
 	unsigned long *ended = this_cpu_ptr(&kprobe_hits_ended);
 
 	/* Release: pairs with the acquires of kprobe_hits_quiesce(). */
 	smp_store_release(this_cpu_ptr(&current_kprobe), NULL);
-	/* Release: the same, for a waiter that sees the count move. */
+	/* The same, for a waiter that sees the count move. */
 	smp_store_release(ended, *ended + 1);
 }
+#endif
 
 /**
  * struct kprobe_site_kind - what differs between the kinds of probe site
@@ -233,6 +243,13 @@ static inline bool kprobe_ftrace_addr(unsigned long addr)
 	return ftrace_location(addr) == addr;
 }
 
+/* Does the ftrace call site @site run its probes through the plain ops? */
+static inline bool kprobe_ftrace_site_plain_locked(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	return site->fops == &kprobe_fops[KPROBE_FOPS_PLAIN].ops;
+}
+
 /* Where a hit continues once the call to ftrace at @site is over. */
 static inline unsigned long kprobe_ftrace_next_ip(struct kprobe_site *site)
 {
@@ -245,6 +262,11 @@ static inline int kprobe_ftrace_commit_locked(struct list_head *dirty)
 }
 
 static inline bool kprobe_ftrace_addr(unsigned long addr)
+{
+	return false;
+}
+
+static inline bool kprobe_ftrace_site_plain_locked(struct kprobe_site *site)
 {
 	return false;
 }

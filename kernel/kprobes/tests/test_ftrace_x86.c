@@ -94,6 +94,12 @@ static void ft_mark(struct ft_ctx *c, char what)
 		c->order[c->norder++] = what;
 }
 
+static void ft_order_reset(struct ft_ctx *c)
+{
+	memset(c->order, 0, sizeof(c->order));
+	c->norder = 0;
+}
+
 static int record_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	struct ft_ctx *c = fctx();
@@ -258,6 +264,57 @@ static void ft_aggregate(struct kunit *test)
 	unregister_kprobes(kps, NR_FP);
 	kpft_target(1);
 	KUNIT_EXPECT_EQ(test, c->pre[0] + c->pre[1] + c->pre[2], 9);
+}
+
+/*
+ * A site with one plain probe calls it without a walk (its solo): every
+ * change to the site's probes must reach the hits, each way.
+ */
+static void ft_solo_follows_changes(struct kunit *test)
+{
+	struct ft_ctx *c = test->priv;
+	struct kprobe *a = &c->probes[0], *b = &c->probes[1];
+	struct kprobe *post = &c->probes[2];
+
+	KUNIT_ASSERT_EQ(test, kpt_register(test, a), 0);
+	kpft_target(1);
+	KUNIT_EXPECT_STREQ(test, c->order, "a");
+
+	/* Disabled alone, then back. */
+	KUNIT_EXPECT_EQ(test, disable_kprobe(a), 0);
+	kpft_target(1);
+	KUNIT_EXPECT_EQ(test, c->pre[0], 1);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(a), 0);
+	kpft_target(1);
+	KUNIT_EXPECT_EQ(test, c->pre[0], 2);
+
+	/* A second probe joins; the first leaves: the second is alone. */
+	KUNIT_ASSERT_EQ(test, kpt_register(test, b), 0);
+	kpft_target(1);
+	KUNIT_EXPECT_STREQ(test, c->order, "aaab");
+	unregister_kprobe(a);
+	kpft_target(1);
+	KUNIT_EXPECT_STREQ(test, c->order, "aaabb");
+
+	/* A post handler joins (the site moves ops) and leaves again. */
+	ft_order_reset(c);
+	post->post_handler = record_post;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, post), 0);
+	kpft_target(1);
+	KUNIT_EXPECT_STREQ(test, c->order, "bcC");
+	unregister_kprobe(post);
+	kpft_target(1);
+	KUNIT_EXPECT_EQ(test, c->pre[1], 4);
+	KUNIT_EXPECT_EQ(test, c->pre[2], 1);
+	KUNIT_EXPECT_EQ(test, c->post[2], 1);
+
+	/* The last one leaves. */
+	unregister_kprobe(b);
+	ft_order_reset(c);
+	KUNIT_EXPECT_EQ(test, kpft_target(1), 2);
+	KUNIT_EXPECT_STREQ(test, c->order, "");
+	KUNIT_EXPECT_EQ(test, c->pre[0], 3);
+	KUNIT_EXPECT_EQ(test, c->pre[1], 4);
 }
 
 static int redirect_pre(struct kprobe *p, struct pt_regs *regs)
@@ -672,6 +729,7 @@ static struct kunit_case ft_cases[] = {
 	KUNIT_CASE(ft_entry_probe_goes_through_ftrace),
 	KUNIT_CASE(ft_inside_the_call_is_refused),
 	KUNIT_CASE(ft_aggregate),
+	KUNIT_CASE(ft_solo_follows_changes),
 	KUNIT_CASE(ft_pre_handler_redirects),
 	KUNIT_CASE(ft_register_changes_stick),
 	KUNIT_CASE(ft_reentry_is_missed),

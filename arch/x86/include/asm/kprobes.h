@@ -130,6 +130,12 @@ struct arch_specific_insn {
 /* User-space probes decode the instructions of a function up to the probe. */
 #define KPROBE_USER_INSN_MAX	MAX_INSN_SIZE
 
+/*
+ * x86 keeps the order of a CPU's stores with its earlier loads and stores
+ * (TSO): a per-CPU store is a release once the compiler keeps it in place.
+ */
+#define KPROBE_PERCPU_STORE_RELEASES
+
 int kprobe_int3_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr);
 
