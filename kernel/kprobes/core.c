@@ -175,9 +175,10 @@ static void site_write_text_locked(struct kprobe_site *site)
 
 /*
  * The probe a hit on @site may call without walking the site's probes:
- * its one probe, when that is enabled, has a pre handler and needs nothing
- * else (no post handler, no jprobe frame; at an ftrace call site, it runs
- * through the plain ops).  NULL otherwise.
+ * its one probe, when that is enabled, has a pre handler and needs no
+ * jprobe frame (and, at an ftrace call site, runs through the plain ops,
+ * which a post handler rules out).  Both of its handlers are called
+ * without the walk.  NULL otherwise.
  */
 static struct kprobe *site_solo_locked(struct kprobe_site *site)
 {
@@ -187,8 +188,7 @@ static struct kprobe *site_solo_locked(struct kprobe_site *site)
 	if (!list_is_singular(&site->probes))
 		return NULL;
 	p = list_first_entry(&site->probes, struct kprobe, list);
-	if (kprobe_disabled(p) || !p->pre_handler || p->post_handler ||
-	    kprobe_is_jprobe(p))
+	if (kprobe_disabled(p) || !p->pre_handler || kprobe_is_jprobe(p))
 		return NULL;
 	if (kprobe_site_on_ftrace(site) &&
 	    !kprobe_ftrace_site_plain_locked(site))

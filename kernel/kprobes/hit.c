@@ -293,11 +293,20 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 	return false;
 }
 
+/* Step 3.  The solo, when the site has one, is the probe the walk finds. */
 static nokprobe_inline void site_run_post(struct kprobe_site *site,
 					  struct pt_regs *regs)
 {
-	struct kprobe *p;
+	struct kprobe *p = READ_ONCE(site->solo);
 
+	if (likely(p)) {
+		if (p->post_handler) {
+			hit_check(p, sizeof(*p));
+			__this_cpu_write(current_kprobe, p);
+			p->post_handler(p, regs, 0);
+		}
+		return;
+	}
 	site_for_each_probe(p, site) {
 		hit_check(p, sizeof(*p));
 		if (kprobe_disabled(p) || !p->post_handler)
@@ -502,27 +511,29 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 
 /*
  * An optimized hit whose post handlers are to run.  Either the arch does
- * the first instruction on @regs at once, and step 3 follows here, or
- * the frame stays open until the arch's detour comes back after it.
+ * the first instruction on @regs at once, and step 3 follows here,
+ * frameless like step 1 (a fault in a post handler is handled as one in
+ * a pre handler, frame or not), or a frame stays open until the arch's
+ * detour comes back after the instruction.
  */
 static nokprobe_inline enum kprobe_detour_verdict
 detour_post(struct kprobe_site *site, struct pt_regs *regs)
 {
-	struct kprobe_frame *f = frame_first();
+	struct kprobe_frame *f;
 	unsigned long next;
 
 	if (IS_ENABLED(CONFIG_OPTPROBES) &&
 	    arch_kprobe_detour_first_insn(site, regs)) {
 		next = instruction_pointer(regs);
-		f->status = KPROBE_HIT_SSDONE;
 		site_run_post(site, regs);
-		frame_pop_first();
+		kprobe_running_end();
 		/* A post handler that moved the instruction pointer wins. */
 		return instruction_pointer(regs) == next ? KPROBE_DETOUR_REST :
 							   KPROBE_DETOUR_RESUME;
 	}
+	frame_push_first(site);
+	f = frame_first();
 	f->status = KPROBE_HIT_SS;
-	__this_cpu_write(current_kprobe, &kprobe_in_hit);
 	arch_kprobe_step(site, regs, f, KPROBE_STEP_DETOUR_BACK);
 	raw_local_irq_disable();
 	return KPROBE_DETOUR_STEP;
@@ -573,9 +584,10 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 		goto out;
 	}
 	/*
-	 * The walk of the probes is a hit in flight from here on.  Its pre
+	 * The walk of the probes is a hit in flight from here on.  Its
 	 * handlers run without a frame, as those of a return probe do; a
-	 * frame is pushed for the post handlers.
+	 * frame is pushed only for the way through the copy of the first
+	 * instruction (detour_post()).
 	 */
 	hit_begin();
 	if (READ_ONCE(site->opt) != KPROBE_OPT_DONE) {
@@ -589,7 +601,6 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 		goto out;
 	}
 	if (site_wants_post(site)) {
-		frame_push_first(site);
 		verdict = detour_post(site, regs);
 		goto out;
 	}

@@ -318,6 +318,72 @@ static void opt_post_handler_in_detour(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
 }
 
+/* The pre and post handler calls @c has seen. */
+static void expect_calls(struct kunit *test, struct opt_ctx *c, int pre,
+			 int post)
+{
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), pre);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->post), post);
+}
+
+/*
+ * A probe alone at its site with both handlers is the site's solo: the
+ * hit calls both without walking the site's probes.  Each commit elects
+ * the solo again: a second probe, a disable, an enable and the second
+ * probe's removal each change which handlers run, through the jump and
+ * through the breakpoint alike.
+ */
+static void opt_solo_post_follows_changes(struct kunit *test)
+{
+	struct opt_ctx *c = new_ctx(test, PLAIN_AT);
+	struct opt_ctx *d = new_ctx(test, PLAIN_AT);
+	unsigned long traps;
+
+	c->kp.post_handler = opt_post;
+	add_probe(test, c);
+	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&c->kp));
+	traps = kprobe_trap_count();
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	expect_calls(test, c, 1, 1);
+	KUNIT_EXPECT_TRUE(test, c->post_running_is_us);
+	KUNIT_EXPECT_EQ(test, c->post_ip, (unsigned long)PLAIN_AT + 3);
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+
+	add_probe(test, d);
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	expect_calls(test, c, 2, 2);
+	expect_calls(test, d, 1, 0);
+
+	KUNIT_ASSERT_EQ(test, disable_kprobe(&c->kp), 0);
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	expect_calls(test, c, 2, 2);
+	expect_calls(test, d, 2, 0);
+
+	KUNIT_ASSERT_EQ(test, enable_kprobe(&c->kp), 0);
+	unregister_kprobe(&d->kp);
+	wait_for_kprobe_optimizer();
+	KUNIT_EXPECT_TRUE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	expect_calls(test, c, 3, 3);
+	expect_calls(test, d, 2, 0);
+	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
+
+	/* The same through the breakpoint. */
+	kprobes_set_optimization(false);
+	KUNIT_ASSERT_FALSE(test, kprobe_optimized(&c->kp));
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	expect_calls(test, c, 4, 4);
+	KUNIT_EXPECT_EQ(test, c->post_ip, (unsigned long)PLAIN_AT + 3);
+	KUNIT_EXPECT_GT(test, kprobe_trap_count(), traps);
+	KUNIT_ASSERT_EQ(test, disable_kprobe(&c->kp), 0);
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	expect_calls(test, c, 4, 4);
+	KUNIT_ASSERT_EQ(test, enable_kprobe(&c->kp), 0);
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(2), 5L);
+	expect_calls(test, c, 5, 5);
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+}
+
 /* What the post handler of an opt_emu case saw. */
 struct emu_ctx {
 	struct kprobe kp;
@@ -686,6 +752,7 @@ static struct kunit_case opt_cases[] = {
 	KUNIT_CASE(opt_safety_checks_refuse),
 	KUNIT_CASE(opt_disable_and_unregister_unoptimize),
 	KUNIT_CASE(opt_post_handler_in_detour),
+	KUNIT_CASE(opt_solo_post_follows_changes),
 	KUNIT_CASE_PARAM(opt_emu_first_insn, emu_gen_params),
 	KUNIT_CASE(opt_emu_moves_stack_pointer),
 	KUNIT_CASE(opt_jprobe_unoptimizes),

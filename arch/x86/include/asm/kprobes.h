@@ -26,11 +26,8 @@ typedef void (*kprobe_emulate_t)(const struct arch_specific_insn *ai,
 
 /**
  * struct x86_regop - an instruction on general registers only, done in C
- * @kind: %X86_REGOP_NONE (not one of them), %X86_REGOP_MOV or
- *	%X86_REGOP_ALU
- * @alu: for %X86_REGOP_ALU, the operation: the /digit of opcodes 0x81
- *	and 0x83 (0 ADD, 1 OR, 4 AND, 5 SUB, 6 XOR, 7 CMP), or 8 for TEST
- * @width: operand size in bytes, 4 or 8
+ * @op: what it does: %X86_REGOP_NONE (not one of these), or one of the
+ *	operations regop_64.c knows, each at its operand size
  * @dst: pt_regs offset of the destination (the first operand of CMP/TEST)
  * @src: pt_regs offset of the source register, or %X86_REGOP_IMM
  * @imm: the immediate, sign-extended to 64 bits (MOVABS: as it is)
@@ -39,17 +36,13 @@ typedef void (*kprobe_emulate_t)(const struct arch_specific_insn *ai,
  * its post handlers without leaving the detour (see regop_64.c).
  */
 struct x86_regop {
-	u8 kind;
-	u8 alu;
-	u8 width;
+	u8 op;
 	u8 dst;
 	u8 src;
 	s64 imm;
 };
 
 #define X86_REGOP_NONE	0
-#define X86_REGOP_MOV	1
-#define X86_REGOP_ALU	2
 #define X86_REGOP_IMM	0xff
 
 /**

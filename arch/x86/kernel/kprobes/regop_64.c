@@ -21,6 +21,10 @@
  * of its register, as on the CPU.  Anything else (memory operands, 8- and
  * 16-bit forms, ADC and SBB, prefixes other than REX) keeps the general
  * way.
+ *
+ * The hit runs this next to the rest of the hit path, in .kprobes.text
+ * (never traced or probed), and picks the operation with one switch on
+ * a code decoded once, when the detour is built.
  */
 #include <linux/kprobes.h>
 #include <linux/stddef.h>
@@ -38,6 +42,30 @@
 #define REGOP_CMP	7
 #define REGOP_TEST	8
 
+/*
+ * struct x86_regop's operations, one per operand size, so that a hit
+ * picks the code to run with a single switch.  32-bit forms first, each
+ * 64-bit one REGOP_WIDE after its 32-bit twin.
+ */
+enum {
+	REGOP_MOV32 = X86_REGOP_NONE + 1,
+	REGOP_ADD32, REGOP_OR32, REGOP_AND32, REGOP_SUB32, REGOP_XOR32,
+	REGOP_CMP32, REGOP_TEST32,
+	REGOP_MOV64,
+	REGOP_ADD64, REGOP_OR64, REGOP_AND64, REGOP_SUB64, REGOP_XOR64,
+	REGOP_CMP64, REGOP_TEST64,
+};
+
+#define REGOP_WIDE	(REGOP_MOV64 - REGOP_MOV32)
+
+/* The 32-bit operation of each /digit (and TEST); 0 for ADC and SBB. */
+static const u8 alu_op32[REGOP_TEST + 1] = {
+	[REGOP_ADD] = REGOP_ADD32, [REGOP_OR] = REGOP_OR32,
+	[REGOP_AND] = REGOP_AND32, [REGOP_SUB] = REGOP_SUB32,
+	[REGOP_XOR] = REGOP_XOR32, [REGOP_CMP] = REGOP_CMP32,
+	[REGOP_TEST] = REGOP_TEST32,
+};
+
 #define REGOP_FLAGS	(X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | \
 			 X86_EFLAGS_ZF | X86_EFLAGS_SF | X86_EFLAGS_OF)
 
@@ -53,19 +81,13 @@ static const u8 gpr_offset[16] = {
 	offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
 };
 
-/* Opcode bytes of "op r/m, reg" for the ALU operations, by /digit. */
-static const u8 alu_store_opcode[8] = {
-	[REGOP_ADD] = 0x01, [REGOP_OR] = 0x09, [REGOP_AND] = 0x21,
-	[REGOP_SUB] = 0x29, [REGOP_XOR] = 0x31, [REGOP_CMP] = 0x39,
-};
-
 /* The ALU operation of opcode @op in the 0x00-0x3f block, or -1. */
 static int alu_of_opcode(u8 op, bool *to_reg, bool *to_ax)
 {
 	int digit = op >> 3;
 
 	/* ADC (2) and SBB (3) read CF; 0x?0/0x?2 are 8-bit forms. */
-	if (op >= 0x40 || !alu_store_opcode[digit])
+	if (op >= 0x40 || !alu_op32[digit])
 		return -1;
 	*to_reg = (op & 7) == 3;	/* op reg, r/m */
 	*to_ax = (op & 7) == 5;		/* op eAX, imm32 */
@@ -78,8 +100,7 @@ static int alu_of_opcode(u8 op, bool *to_reg, bool *to_ax)
 static bool decode_alu(struct x86_regop *op, int alu, u8 reg, u8 rm,
 		       bool to_reg)
 {
-	op->kind = X86_REGOP_ALU;
-	op->alu = alu;
+	op->op = alu_op32[alu];
 	op->dst = gpr_offset[to_reg ? reg : rm];
 	op->src = gpr_offset[to_reg ? rm : reg];
 	return true;
@@ -89,8 +110,7 @@ static bool decode_alu(struct x86_regop *op, int alu, u8 reg, u8 rm,
 static bool decode_alu_imm(struct insn *insn, struct x86_regop *op,
 			   int alu, u8 dst)
 {
-	op->kind = X86_REGOP_ALU;
-	op->alu = alu;
+	op->op = alu_op32[alu];
 	op->dst = gpr_offset[dst];
 	op->src = X86_REGOP_IMM;
 	op->imm = insn->immediate.value;	/* sign-extended by the decoder */
@@ -107,7 +127,7 @@ static bool decode_modrm(struct insn *insn, struct x86_regop *op, u8 opc,
 	switch (opc) {
 	case 0x89:				/* MOV r/m, reg */
 	case 0x8b:				/* MOV reg, r/m */
-		op->kind = X86_REGOP_MOV;
+		op->op = REGOP_MOV32;
 		op->dst = gpr_offset[opc == 0x8b ? reg : rm];
 		op->src = gpr_offset[opc == 0x8b ? rm : reg];
 		return true;
@@ -116,13 +136,13 @@ static bool decode_modrm(struct insn *insn, struct x86_regop *op, u8 opc,
 	case 0x81:				/* ALU r/m, imm32 */
 	case 0x83:				/* ALU r/m, imm8 */
 		alu = X86_MODRM_REG(insn->modrm.bytes[0]);
-		if (!alu_store_opcode[alu])
+		if (!alu_op32[alu])
 			return false;
 		return decode_alu_imm(insn, op, alu, rm);
 	case 0xc7:				/* MOV r/m, imm32 */
 		if (X86_MODRM_REG(insn->modrm.bytes[0]))
 			return false;
-		op->kind = X86_REGOP_MOV;
+		op->op = REGOP_MOV32;
 		op->dst = gpr_offset[rm];
 		op->src = X86_REGOP_IMM;
 		op->imm = insn->immediate.value;
@@ -140,16 +160,18 @@ static bool decode_modrm(struct insn *insn, struct x86_regop *op, u8 opc,
 
 /* The forms without one: MOV reg, imm and ALU eAX, imm32. */
 static bool decode_short(struct insn *insn, struct x86_regop *op, u8 opc,
-			 u8 rex_b)
+			 u8 rex)
 {
+	u8 rex_b = X86_REX_B(rex) ? 8 : 0;
+
 	bool to_reg, to_ax;
 	int alu;
 
 	if (opc >= 0xb8 && opc <= 0xbf) {	/* MOV reg, imm32 / imm64 */
-		op->kind = X86_REGOP_MOV;
+		op->op = REGOP_MOV32;
 		op->dst = gpr_offset[(opc & 7) | rex_b];
 		op->src = X86_REGOP_IMM;
-		op->imm = op->width == 8 ?
+		op->imm = X86_REX_W(rex) ?
 			  (s64)((u32)insn->immediate1.value |
 				(u64)insn->immediate2.value << 32) :
 			  (u32)insn->immediate.value;
@@ -166,9 +188,9 @@ static bool decode_short(struct insn *insn, struct x86_regop *op, u8 opc,
 /**
  * x86_regop_decode - can a detour do this instruction in C?
  * @insn: the decoded instruction (64-bit mode)
- * @op: filled in when it can; kind %X86_REGOP_NONE when it cannot
+ * @op: filled in when it can; @op->op is %X86_REGOP_NONE when it cannot
  *
- * Return: true when x86_regop_run() reproduces every effect of @insn.
+ * Return: true when regop_run() reproduces every effect of @insn.
  */
 bool x86_regop_decode(struct insn *insn, struct x86_regop *op)
 {
@@ -184,119 +206,107 @@ bool x86_regop_decode(struct insn *insn, struct x86_regop *op)
 	if (insn->prefixes.nbytes || insn->vex_prefix.nbytes ||
 	    insn_is_rex2(insn) || insn->opcode.nbytes != 1)
 		return false;
-	op->width = X86_REX_W(rex) ? 8 : 4;
 	if (!insn->modrm.nbytes) {
-		if (!decode_short(insn, op, opc, X86_REX_B(rex) ? 8 : 0))
+		if (!decode_short(insn, op, opc, rex))
 			goto none;
-		return true;
+		goto found;
 	}
 	modrm = insn->modrm.bytes[0];
 	if (X86_MODRM_MOD(modrm) != 3)		/* a memory operand */
 		goto none;
 	reg = X86_MODRM_REG(modrm) | (X86_REX_R(rex) ? 8 : 0);
 	rm = X86_MODRM_RM(modrm) | (X86_REX_B(rex) ? 8 : 0);
-	if (decode_modrm(insn, op, opc, reg, rm))
-		return true;
+	if (!decode_modrm(insn, op, opc, reg, rm))
+		goto none;
+found:
+	if (X86_REX_W(rex))
+		op->op += REGOP_WIDE;
+	return true;
 none:
 	memset(op, 0, sizeof(*op));
 	return false;
 }
 
 /*
- * One ALU operation on @a and @b at the operand size of their type, the
- * CPU's flags after it into @f.
+ * @mnemonic on the destination's value (of @type, the operand size) and
+ * the source, the CPU's flags after it into @fl.  @store: the result goes
+ * back to the destination; a 32-bit one is zero-extended to the whole
+ * register, as on the CPU.
  */
-#define REGOP_ALU(mnemonic, a, b, f)					\
-	asm(mnemonic " %[src], %[dst]\n\tpushf\n\tpop %[fl]"		\
-	    : [dst] "+r" (a), [fl] "=r" (f) : [src] "r" (b) : "cc")
-
-static __always_inline u64 alu64(u8 alu, u64 a, u64 b, unsigned long *flags)
-{
-	unsigned long f = 0;
-
-	switch (alu) {
-	case REGOP_ADD:
-		REGOP_ALU("addq", a, b, f);
-		break;
-	case REGOP_OR:
-		REGOP_ALU("orq", a, b, f);
-		break;
-	case REGOP_AND:
-		REGOP_ALU("andq", a, b, f);
-		break;
-	case REGOP_SUB:
-		REGOP_ALU("subq", a, b, f);
-		break;
-	case REGOP_XOR:
-		REGOP_ALU("xorq", a, b, f);
-		break;
-	case REGOP_CMP:
-		REGOP_ALU("cmpq", a, b, f);
-		break;
-	case REGOP_TEST:
-		REGOP_ALU("testq", a, b, f);
-		break;
-	}
-	*flags = f;
-	return a;
-}
-
-static __always_inline u32 alu32(u8 alu, u32 a, u32 b, unsigned long *flags)
-{
-	unsigned long f = 0;
-
-	switch (alu) {
-	case REGOP_ADD:
-		REGOP_ALU("addl", a, b, f);
-		break;
-	case REGOP_OR:
-		REGOP_ALU("orl", a, b, f);
-		break;
-	case REGOP_AND:
-		REGOP_ALU("andl", a, b, f);
-		break;
-	case REGOP_SUB:
-		REGOP_ALU("subl", a, b, f);
-		break;
-	case REGOP_XOR:
-		REGOP_ALU("xorl", a, b, f);
-		break;
-	case REGOP_CMP:
-		REGOP_ALU("cmpl", a, b, f);
-		break;
-	case REGOP_TEST:
-		REGOP_ALU("testl", a, b, f);
-		break;
-	}
-	*flags = f;
-	return a;
-}
-
-static __always_inline unsigned long *gpr(struct pt_regs *regs, u8 offset)
-{
-	return (unsigned long *)((u8 *)regs + offset);
-}
+#define REGOP_ALU(mnemonic, type, store, dst, src, fl)			\
+	do {								\
+		unsigned long *__to = (dst);				\
+		type __d = *__to;					\
+									\
+		asm(mnemonic " %[s], %[d]\n\tpushf\n\tpop %[f]"		\
+		    : [d] "+r" (__d), [f] "=r" (fl)			\
+		    : [s] "r" ((type)(src)) : "cc");			\
+		if (store)						\
+			*__to = __d;					\
+	} while (0)
 
 /* Do @op on @regs, but for regs->ip. */
 static __always_inline void regop_run(const struct x86_regop *op,
 				      struct pt_regs *regs)
 {
-	unsigned long src = op->src == X86_REGOP_IMM ? op->imm :
-						       *gpr(regs, op->src);
-	unsigned long *dst = gpr(regs, op->dst);
-	unsigned long res, flags;
+	unsigned long *dst = (unsigned long *)((u8 *)regs + op->dst);
+	unsigned long src, fl;
 
-	if (op->kind == X86_REGOP_MOV) {
-		*dst = op->width == 8 ? src : (u32)src;
+	src = op->src == X86_REGOP_IMM ? op->imm :
+	      *(unsigned long *)((u8 *)regs + op->src);
+	switch (op->op) {
+	case REGOP_MOV32:
+		*dst = (u32)src;
+		return;
+	case REGOP_MOV64:
+		*dst = src;
+		return;
+	case REGOP_ADD32:
+		REGOP_ALU("addl", u32, true, dst, src, fl);
+		break;
+	case REGOP_OR32:
+		REGOP_ALU("orl", u32, true, dst, src, fl);
+		break;
+	case REGOP_AND32:
+		REGOP_ALU("andl", u32, true, dst, src, fl);
+		break;
+	case REGOP_SUB32:
+		REGOP_ALU("subl", u32, true, dst, src, fl);
+		break;
+	case REGOP_XOR32:
+		REGOP_ALU("xorl", u32, true, dst, src, fl);
+		break;
+	case REGOP_CMP32:
+		REGOP_ALU("cmpl", u32, false, dst, src, fl);
+		break;
+	case REGOP_TEST32:
+		REGOP_ALU("testl", u32, false, dst, src, fl);
+		break;
+	case REGOP_ADD64:
+		REGOP_ALU("addq", u64, true, dst, src, fl);
+		break;
+	case REGOP_OR64:
+		REGOP_ALU("orq", u64, true, dst, src, fl);
+		break;
+	case REGOP_AND64:
+		REGOP_ALU("andq", u64, true, dst, src, fl);
+		break;
+	case REGOP_SUB64:
+		REGOP_ALU("subq", u64, true, dst, src, fl);
+		break;
+	case REGOP_XOR64:
+		REGOP_ALU("xorq", u64, true, dst, src, fl);
+		break;
+	case REGOP_CMP64:
+		REGOP_ALU("cmpq", u64, false, dst, src, fl);
+		break;
+	case REGOP_TEST64:
+		REGOP_ALU("testq", u64, false, dst, src, fl);
+		break;
+	default:
 		return;
 	}
-	if (op->width == 8)
-		res = alu64(op->alu, *dst, src, &flags);
-	else
-		res = alu32(op->alu, *dst, src, &flags);
-	regs->flags = (regs->flags & ~REGOP_FLAGS) | (flags & REGOP_FLAGS);
-	if (op->alu != REGOP_CMP && op->alu != REGOP_TEST)
-		*dst = res;		/* a 32-bit result is zero-extended */
+	regs->flags = (regs->flags & ~REGOP_FLAGS) | (fl & REGOP_FLAGS);
 }
 
 /**
@@ -311,16 +321,14 @@ static __always_inline void regop_run(const struct x86_regop *op,
  *
  * Return: true when the instruction is done on @regs, regs->ip after it.
  */
-bool arch_kprobe_detour_first_insn(struct kprobe_site *site,
-				   struct pt_regs *regs)
+bool __kprobes arch_kprobe_detour_first_insn(struct kprobe_site *site,
+					     struct pt_regs *regs)
 {
 	const struct arch_specific_insn *ai = &site->ainsn;
 
-	if (ai->opt_op.kind == X86_REGOP_NONE)
+	if (ai->opt_op.op == X86_REGOP_NONE)
 		return false;
 	regop_run(&ai->opt_op, regs);
 	regs->ip = (unsigned long)site->addr + ai->len;
 	return true;
 }
-
-NOKPROBE_SYMBOL(arch_kprobe_detour_first_insn);
