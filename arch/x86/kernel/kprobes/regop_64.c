@@ -163,7 +163,6 @@ static bool decode_short(struct insn *insn, struct x86_regop *op, u8 opc,
 			 u8 rex)
 {
 	u8 rex_b = X86_REX_B(rex) ? 8 : 0;
-
 	bool to_reg, to_ax;
 	int alu;
 
