@@ -89,7 +89,7 @@ export KUNIT_PY STUFFING
 # The command a result page (docs/results/) names: the target, with the
 # variables that changed what it ran.
 RESULT_VARS := FLAVOR ARCH STUFFING KUNIT_PY QEMU_SMP QEMU_CPU BENCH_RUNS BENCH_CONFIG \
-	BENCH_MODARGS FUZZ_SEEDS FUZZ_N FUZZ_SECS MATRIX_LINES MATRIX_SEEDS BISECT_QUICK \
+	BENCH_TAG KERNEL_APPEND BENCH_MODARGS FUZZ_SEEDS FUZZ_N FUZZ_SECS MATRIX_LINES MATRIX_SEEDS BISECT_QUICK \
 	BISECT_FROM BISECT_TO
 result_cmd = $(strip $(foreach v,$(RESULT_VARS),$(if $(filter environment command line,\
 	$(origin $(v))),$(v)=$(if $(findstring $(space),$($(v))),'$($(v))',$($(v))))) make $(1))

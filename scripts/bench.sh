@@ -38,6 +38,11 @@
 #   BENCH_CONFIG=kunit  the kernels kunit.py would build (configs/kunit.config
 #                       over Kconfig's defaults: PREEMPT_DYNAMIC, call-depth
 #                       tracking, ...), in build/obj-$FLAVOR-kunit
+#   KERNEL_APPEND=...   more kernel parameters for both kernels; with
+#   BENCH_TAG=NAME      the result page is bench-$BENCH_CONFIG-NAME.md
+#                       (e.g. BENCH_TAG=nospec KERNEL_APPEND=spectre_v2=off:
+#                       indirect calls without retpolines), so that the
+#                       page of the plain run stays what it is
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 [ "$ARCH" = x86_64 ] || die "x86_64 only (ARCH=$ARCH)"
@@ -46,6 +51,9 @@ RUNS=${BENCH_RUNS:-3}
 TIMEOUT=${BENCH_TIMEOUT:-3600}
 read -r -a FLAVORS <<<"${BENCH_FLAVORS:-ours incumbent}"
 export VARIANT=${BENCH_CONFIG:-release}
+PAGE=bench-$VARIANT${BENCH_TAG:+-$BENCH_TAG}
+[ -z "${KERNEL_APPEND:-}" ] || [ -n "${BENCH_TAG:-}" ] ||
+	die "KERNEL_APPEND changes what is measured: name the run with BENCH_TAG"
 case $VARIANT in debug) VSUFFIX= ;; *) VSUFFIX=-$VARIANT ;; esac
 MAKEVARS=(ARCH=x86_64 "CC=ccache gcc" KBUILD_BUILD_USER=kprobes KBUILD_BUILD_HOST=qemu LOCALVERSION=)
 LOGDIR=$BUILD/bench-logs
@@ -122,11 +130,13 @@ boot() {
 }
 
 config_words() {
+	local w
 	case $VARIANT in
-	kunit) echo "Kconfig defaults + configs/kunit.config (as kunit.py configures x86_64)" ;;
-	debug) echo "tinyconfig + configs/base.config + configs/debug.config" ;;
-	*) echo "tinyconfig + configs/base.config" ;;
+	kunit) w="Kconfig defaults + configs/kunit.config (as kunit.py configures x86_64)" ;;
+	debug) w="tinyconfig + configs/base.config + configs/debug.config" ;;
+	*) w="tinyconfig + configs/base.config" ;;
 	esac
+	echo "$w${KERNEL_APPEND:+; both kernels booted with $KERNEL_APPEND}"
 }
 
 main() {
@@ -147,12 +157,12 @@ main() {
 		--out "$ROOT/out/bench.md" \
 		--ours $(ls "$LOGDIR"/console-ours-*.log 2>/dev/null) \
 		--incumbent $(ls "$LOGDIR"/console-incumbent-*.log 2>/dev/null)
-	python3 "$ROOT/scripts/results.py" write "bench-$VARIANT" \
+	python3 "$ROOT/scripts/results.py" write "$PAGE" \
 		--title "make bench: ours against the stock 6.12 kprobes, $VARIANT config" \
 		--config "$VARIANT: $(config_words); QEMU TCG -smp 2, one boot per kernel and round, $RUNS rounds, alternating" \
 		--body "$ROOT/out/bench.md" --took $(($(date +%s) - t0)) \
-		--command "BENCH_RUNS=$RUNS BENCH_CONFIG=$VARIANT${BENCH_MODARGS:+ BENCH_MODARGS='$BENCH_MODARGS'} scripts/bench.sh" || true
-	log "done in $(elapsed "$t0"); table in out/bench.md and docs/results/bench-$VARIANT.md, consoles in ${LOGDIR#"$ROOT"/}"
+		--command "BENCH_RUNS=$RUNS BENCH_CONFIG=$VARIANT${BENCH_TAG:+ BENCH_TAG=$BENCH_TAG}${KERNEL_APPEND:+ KERNEL_APPEND='$KERNEL_APPEND'}${BENCH_MODARGS:+ BENCH_MODARGS='$BENCH_MODARGS'} scripts/bench.sh" || true
+	log "done in $(elapsed "$t0"); table in out/bench.md and docs/results/$PAGE.md, consoles in ${LOGDIR#"$ROOT"/}"
 }
 
 main "$@"
