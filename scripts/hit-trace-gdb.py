@@ -1,6 +1,8 @@
 # gdb script for scripts/hit-trace.sh: wait for the traced function to be
 # entered twice (the second time with everything warm), then single-step
-# TRACE_STEPS instructions and write their addresses to TRACE_OUT.
+# TRACE_STEPS instructions and write their addresses to TRACE_OUT, and
+# each page of code they ran on, as it is in memory (patched: alternatives,
+# return thunks, detours and trampolines), to TRACE_OUT.PAGE.bin.
 import os
 
 import gdb
@@ -19,4 +21,7 @@ for _ in range(steps):
     gdb.execute("stepi", to_string=True)
 with open(os.environ["TRACE_OUT"], "w") as out:
     out.write("".join("%x\n" % pc for pc in pcs))
+for page in sorted({pc & ~0xfff for pc in pcs}):
+    gdb.execute("dump binary memory %s.%x.bin 0x%x 0x%x"
+                % (os.environ["TRACE_OUT"], page, page, page + 0x1000 + 16))
 gdb.execute("kill")

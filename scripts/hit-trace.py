@@ -5,7 +5,8 @@ Reads build/hit-trace[-CONFIG]/FLAVOR-MODE.pcs (one program counter per line, as
 recorded by scripts/hit-trace-gdb.py), cuts one call of the traced
 function (from its first entry to the next), names each kernel address
 with nm and decodes it with objdump, and prints, for ours and the stock
-kernel, the functions in the order the CPU went through them.
+kernel, the functions in the order the CPU went through them, and what
+the call costs QEMU's TCG beyond its instructions (tcg_cost()).
 """
 import argparse
 import bisect
@@ -25,6 +26,32 @@ def symbols(vmlinux):
         if len(parts) == 3 and parts[1] in "tTwW":
             syms.append((int(parts[0], 16), parts[2]))
     return syms
+
+
+def decode_dumps(pcs_file, pcs):
+    """Disassembly of the code pages hit-trace-gdb.py dumped from memory."""
+    insns = {}
+    for page in sorted({pc & ~0xfff for pc in pcs}):
+        dump = "%s.%x.bin" % (pcs_file, page)
+        # Decode from the first address the CPU ran there, and keep the
+        # page only if every address it ran decodes as an instruction.
+        seen = {pc for pc in pcs if pc & ~0xfff == page}
+        try:
+            out = subprocess.run(
+                ["objdump", "-D", "-b", "binary", "-m", "i386:x86-64",
+                 "--no-show-raw-insn", "--adjust-vma=0x%x" % page,
+                 "--start-address=0x%x" % min(seen), dump],
+                capture_output=True, text=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        page_insns = {}
+        for line in out.splitlines():
+            m = re.match(r"\s*([0-9a-f]+):\s*(.*)", line)
+            if m:
+                page_insns[int(m.group(1), 16)] = m.group(2)
+        if seen <= set(page_insns):
+            insns.update(page_insns)
+    return insns
 
 
 def decode(vmlinux, pcs):
@@ -59,9 +86,62 @@ def one_call(pcs):
     return pcs[entries[0]:entries[1]]
 
 
+# QEMU 7.2's per-CPU jump cache (accel/tcg/tb-hash.h): 4096 entries.
+def jmp_cache_slot(pc):
+    t = pc ^ (pc >> 6)
+    return ((t >> 6) & 0xfc0) | (t & 0x3f)
+
+
+def tcg_cost(call, insns):
+    """Block lookups, main-loop exits and jump-cache collisions of a call.
+
+    TCG chains a translated block straight to the next one when the next
+    is reached by a direct jump or call within the block's page.  Any
+    other way on is a lookup by address: a return, an indirect jump or
+    call, a direct one to another page (the page of the jumping
+    instruction stands for the block's).  POPF, IRET and INT3 leave the
+    generated code for QEMU's main loop, which looks the next block up
+    the same way.  A lookup goes through a direct-mapped cache first;
+    two addresses of one call that share its slot evict each other, and
+    each of their lookups goes to the hash table of all blocks.
+    The code is decoded as it was in memory (hit-trace-gdb.py dumps it);
+    without a dump, module code counts only its cross-page transfers.
+    """
+    addrs = sorted(insns)
+    lookups = exits = 0
+    targets = set()
+    for a, b in zip(call, call[1:]):
+        text = insns.get(a)
+        op = text.split()[0] if text else ""
+        if op.startswith(("popf", "iret", "int3")):
+            exits += 1
+            targets.add(b)
+            continue
+        if text is None:
+            if 0 < b - a <= 15:
+                continue
+            far = (a ^ b) >> 12 != 0
+        else:
+            i = bisect.bisect_right(addrs, a)
+            if i < len(addrs) and b == addrs[i]:
+                continue		# next instruction (or a branch not taken)
+            m = re.search(r"\b(?:jmp|call|j[a-z]+)\s+(?:0x)?([0-9a-f]+)\b", text)
+            direct = m is not None and "*" not in text and int(m.group(1), 16) == b
+            far = not direct or (a ^ b) >> 12 != 0
+        if far:
+            lookups += 1
+            targets.add(b)
+    slots = {}
+    for pc in targets:
+        slots.setdefault(jmp_cache_slot(pc), []).append(pc)
+    collisions = sum(len(v) for v in slots.values() if len(v) > 1)
+    return lookups, exits, collisions
+
+
 def profile(build, suffix, flavor, mode):
     vmlinux = "%s/obj-%s%s/vmlinux" % (build, flavor, suffix)
-    with open("%s/hit-trace%s/%s-%s.pcs" % (build, suffix, flavor, mode)) as f:
+    pcs_file = "%s/hit-trace%s/%s-%s.pcs" % (build, suffix, flavor, mode)
+    with open(pcs_file) as f:
         call = one_call([int(line, 16) for line in f if line.strip()])
     kernel = [pc for pc in call if KERNEL_TEXT[0] <= pc < KERNEL_TEXT[1]]
     syms = symbols(vmlinux)
@@ -78,7 +158,7 @@ def profile(build, suffix, flavor, mode):
             rows.append([name, 0, 0])
         rows[-1][1] += 1
         rows[-1][2] += mem
-    return rows
+    return rows, tcg_cost(call, {**insns, **decode_dumps(pcs_file, call)})
 
 
 def main():
@@ -89,9 +169,9 @@ def main():
                     help="of the build directories: -release, -kunit or none (debug)")
     args = ap.parse_args()
     print("mode %s: one call of the probed function, hit included" % args.mode)
-    totals = {}
+    totals, tcg = {}, {}
     for flavor in ("ours", "incumbent"):
-        rows = profile(args.build, args.suffix, flavor, args.mode)
+        rows, tcg[flavor] = profile(args.build, args.suffix, flavor, args.mode)
         print("  %s" % flavor)
         for name, n, mem in rows:
             print("    %-40s %5d insns %4d mem" % (name, n, mem))
@@ -99,6 +179,9 @@ def main():
     (oi, om), (ii, im) = totals["ours"], totals["incumbent"]
     print("  total: ours %d insns %d mem, incumbent %d insns %d mem"
           " (ours/incumbent %.2f, %.2f)" % (oi, om, ii, im, oi / ii, om / im))
+    for flavor in ("ours", "incumbent"):
+        print("  TCG, %s: %d block lookups, %d main-loop exits, %d blocks"
+              " in jump-cache collisions" % ((flavor,) + tcg[flavor]))
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ command -v gdb >/dev/null || die "gdb is needed (scripts/deps.sh installs it)"
 # One boot: record $STEPS program counters into $DIR/$f-$m.pcs.
 trace_one() {
 	local f=$1 m=$2 st=$DIR/$1-$2 port con fn qpid i
-	rm -rf "$st" && mkdir -p "$st"
+	rm -rf "$st" "$DIR/$f-$m.pcs".*.bin && mkdir -p "$st"
 	cp "$BUILD/bench-$f$SFX/kprobes_bench.ko" "$st/"
 	strip --strip-debug "$st/kprobes_bench.ko"
 	echo "spin=$m" >"$st/args"
