@@ -22,6 +22,13 @@ for _ in range(steps):
 with open(os.environ["TRACE_OUT"], "w") as out:
     out.write("".join("%x\n" % pc for pc in pcs))
 for page in sorted({pc & ~0xfff for pc in pcs}):
-    gdb.execute("dump binary memory %s.%x.bin 0x%x 0x%x"
-                % (os.environ["TRACE_OUT"], page, page, page + 0x1000 + 16))
+    # With the first bytes of the next page, if mapped: an instruction
+    # may straddle the boundary.
+    for size in (0x1010, 0x1000):
+        try:
+            gdb.execute("dump binary memory %s.%x.bin 0x%x 0x%x"
+                        % (os.environ["TRACE_OUT"], page, page, page + size))
+            break
+        except gdb.error:
+            pass
 gdb.execute("kill")
