@@ -138,6 +138,53 @@ def tcg_cost(call, insns):
     return lookups, exits, collisions
 
 
+def host_code(tcg_log):
+    """Host instructions TCG generated per guest instruction.
+
+    Reads QEMU's in_asm,out_asm log: each block's guest instructions
+    ("IN:"), then its host code ("OUT:"), which marks where the code of
+    each guest instruction begins ("-- guest addr", its offset in the
+    page; one whose code is empty has no mark), and ends with the slow
+    paths of memory accesses (a TLB miss), which a hit in a loop does
+    not take.  A block translated again later (the code or the CPU
+    state changed) replaces the earlier one.
+    """
+    host = {}
+    guest, state, cur = [], None, None
+    try:
+        lines = open(tcg_log, errors="replace").read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        if line.startswith("IN:"):
+            state, guest = "in", []
+        elif line.startswith("OUT:"):
+            state, cur, pos = "out", None, 0
+            for pc in guest:
+                host[pc] = 0
+        elif line.startswith("----"):
+            state = None
+        elif state == "in":
+            m = re.match(r"0x([0-9a-f]+):", line)
+            if m:
+                guest.append(int(m.group(1), 16))
+        elif state == "out":
+            m = re.match(r"\s+-- guest addr 0x([0-9a-f]+)", line)
+            if m:
+                # The offset in the page; an instruction without host
+                # code of its own has no mark.
+                off, cur = int(m.group(1), 16) & 0xfff, None
+                while pos < len(guest) and cur is None:
+                    if guest[pos] & 0xfff == off:
+                        cur = guest[pos]
+                    pos += 1
+            elif "-- tb slow paths" in line:
+                state = None
+            elif cur is not None and re.match(r"0x[0-9a-f]+:", line):
+                host[cur] += 1
+    return host
+
+
 def profile(build, suffix, flavor, mode):
     vmlinux = "%s/obj-%s%s/vmlinux" % (build, flavor, suffix)
     pcs_file = "%s/hit-trace%s/%s-%s.pcs" % (build, suffix, flavor, mode)
@@ -158,7 +205,11 @@ def profile(build, suffix, flavor, mode):
             rows.append([name, 0, 0])
         rows[-1][1] += 1
         rows[-1][2] += mem
-    return rows, tcg_cost(call, {**insns, **decode_dumps(pcs_file, call)})
+    host = host_code("%s/hit-trace%s/%s-%s.tcg.log" % (build, suffix, flavor, mode))
+    if host is not None:
+        host = (sum(host.get(pc, 0) for pc in call),
+                sum(1 for pc in call if pc not in host))
+    return rows, tcg_cost(call, {**insns, **decode_dumps(pcs_file, call)}), host
 
 
 def main():
@@ -169,9 +220,10 @@ def main():
                     help="of the build directories: -release, -kunit or none (debug)")
     args = ap.parse_args()
     print("mode %s: one call of the probed function, hit included" % args.mode)
-    totals, tcg = {}, {}
+    totals, tcg, host = {}, {}, {}
     for flavor in ("ours", "incumbent"):
-        rows, tcg[flavor] = profile(args.build, args.suffix, flavor, args.mode)
+        rows, tcg[flavor], host[flavor] = profile(args.build, args.suffix,
+                                                  flavor, args.mode)
         print("  %s" % flavor)
         for name, n, mem in rows:
             print("    %-40s %5d insns %4d mem" % (name, n, mem))
@@ -182,6 +234,14 @@ def main():
     for flavor in ("ours", "incumbent"):
         print("  TCG, %s: %d block lookups, %d main-loop exits, %d blocks"
               " in jump-cache collisions" % ((flavor,) + tcg[flavor]))
+    if host["ours"] and host["incumbent"]:
+        print("  TCG host code of the call: ours %d instructions, incumbent %d"
+              " (ours/incumbent %.2f)" % (host["ours"][0], host["incumbent"][0],
+                                          host["ours"][0] / host["incumbent"][0]))
+        for flavor in ("ours", "incumbent"):
+            if host[flavor][1]:
+                print("    %s: %d guest instructions not in the log"
+                      % (flavor, host[flavor][1]))
 
 
 if __name__ == "__main__":

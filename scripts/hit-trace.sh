@@ -8,7 +8,10 @@
 # single-step from one entry of the target to the next: one whole call,
 # the hit included.  scripts/hit-trace.py then names the function of each
 # instruction and counts instructions and memory accesses (what TCG
-# charges most for) per function, side by side.
+# charges most for) per function, side by side.  A second boot per mode
+# and flavor, without gdb, logs the blocks TCG translates on the pages
+# the call went through, so that hit-trace.py can count the host
+# instructions QEMU runs for the call.
 #
 #   TRACE_MODES="b k f o"  modes of tests/bench/ (see kpb_spin(); ko too)
 #   TRACE_STEPS=2000       instructions gdb records per boot (> one call;
@@ -73,6 +76,34 @@ trace_one() {
 		timeout 1200 gdb -q -batch -nx "$BUILD/obj-$f$SFX/vmlinux" \
 		-ex "target remote 127.0.0.1:$port" -x "$ROOT/scripts/hit-trace-gdb.py" \
 		>"$st.gdb.log" 2>&1 || log "$f $m: gdb said $(tail -n 1 "$st.gdb.log")"
+	kill "$qpid" 2>/dev/null || true
+	wait "$qpid" 2>/dev/null || true
+	tcg_one "$f" "$m"
+}
+
+# A second boot, without gdb (which makes TCG translate one instruction
+# per block): TCG's log of the blocks it translates on the pages the
+# call went through, guest code and the host code generated for it, for
+# hit-trace.py to count the host instructions of one call.
+tcg_one() {
+	local f=$1 m=$2 st=$DIR/$1-$2 con pages qpid i
+	con=$st.tcg-console.log
+	# Pages of the call's instructions (16 hex digits; the last three the offset).
+	pages=$(cut -c1-13 "$DIR/$f-$m.pcs" | sort -u | sed 's/.*/0x&000+0x1000/' | paste -sd,)
+	: >"$con"
+	rm -f "$st.tcg.log"
+	qemu-system-x86_64 -accel tcg,thread=single -smp 1 -m 2G -cpu "${QEMU_CPU:-max}" \
+		-display none -no-reboot -nic none \
+		-kernel "$BUILD/obj-$f$SFX/arch/x86/boot/bzImage" -initrd "$st.cpio.gz" \
+		-append "console=ttyS0 ignore_loglevel panic=-1 kpmode=bench nokaslr" \
+		-d in_asm,out_asm -dfilter "$pages" -D "$st.tcg.log" \
+		-monitor none -serial "file:$con" </dev/null &
+	qpid=$!
+	for i in $(seq 300); do
+		grep -aq 'BENCH-SPIN\|BENCH-ERROR' "$con" && break
+		sleep 1
+	done
+	sleep 2		# the loop has run its blocks
 	kill "$qpid" 2>/dev/null || true
 	wait "$qpid" 2>/dev/null || true
 }
