@@ -165,7 +165,7 @@ doc-check: pristine
 clean:
 	rm -rf build/obj-* build/modroot-* build/initramfs-* build/pristine-test-* \
 		build/console-*.log build/build-*.log build/stamps build/series-work \
-		build/bench-* build/initramfs-bench-* build/hit-trace \
+		build/bench-* build/initramfs-bench-* build/hit-trace* \
 		build/tools out
 
 distclean: clean

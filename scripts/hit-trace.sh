@@ -20,7 +20,8 @@
 #                          config (the result page is hit-trace-CONFIG.md
 #                          for those two)
 #
-# Traces and tables go to build/hit-trace/.
+# Traces, TCG logs and tables go to build/hit-trace-release/ (-kunit/,
+# or build/hit-trace/ for the debug kernels).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 [ "$ARCH" = x86_64 ] || die "x86_64 only (ARCH=$ARCH)"
