@@ -42,9 +42,33 @@ DIR=$BUILD/hit-trace$SFX
 
 command -v gdb >/dev/null || die "gdb is needed (scripts/deps.sh installs it)"
 
+# Boot $1's kernel with $st.cpio.gz on one CPU, console to $2, more QEMU
+# options after those; wait until the module has started spinning.  Sets
+# qpid; stop_boot ends it.
+start_boot() {
+	local f=$1 con=$2 i
+	shift 2
+	: >"$con"
+	qemu-system-x86_64 -accel tcg,thread=single -smp 1 -m 2G -cpu "${QEMU_CPU:-max}" \
+		-display none -no-reboot -nic none "$@" \
+		-kernel "$BUILD/obj-$f$SFX/arch/x86/boot/bzImage" -initrd "$st.cpio.gz" \
+		-append "console=ttyS0 ignore_loglevel panic=-1 kpmode=bench nokaslr" \
+		-monitor none -serial "file:$con" </dev/null &
+	qpid=$!
+	for i in $(seq 300); do
+		grep -aq 'BENCH-SPIN\|BENCH-ERROR' "$con" && break
+		sleep 1
+	done
+}
+
+stop_boot() {
+	kill "$qpid" 2>/dev/null || true
+	wait "$qpid" 2>/dev/null || true
+}
+
 # One boot: record $STEPS program counters into $DIR/$f-$m.pcs.
 trace_one() {
-	local f=$1 m=$2 st=$DIR/$1-$2 port con fn qpid i
+	local f=$1 m=$2 st=$DIR/$1-$2 port con fn qpid
 	rm -rf "$st" "$DIR/$f-$m.pcs".*.bin && mkdir -p "$st"
 	cp "$BUILD/bench-$f$SFX/kprobes_bench.ko" "$st/"
 	strip --strip-debug "$st/kprobes_bench.ko"
@@ -56,29 +80,17 @@ trace_one() {
 
 	port=$((20000 + RANDOM % 20000))
 	con=$st.console.log
-	: >"$con"
-	qemu-system-x86_64 -accel tcg,thread=single -smp 1 -m 2G -cpu "${QEMU_CPU:-max}" \
-		-display none -no-reboot -nic none -gdb "tcp:127.0.0.1:$port" \
-		-kernel "$BUILD/obj-$f$SFX/arch/x86/boot/bzImage" -initrd "$st.cpio.gz" \
-		-append "console=ttyS0 ignore_loglevel panic=-1 kpmode=bench nokaslr" \
-		-monitor none -serial "file:$con" </dev/null &
-	qpid=$!
-	for i in $(seq 300); do
-		grep -aq 'BENCH-SPIN\|BENCH-ERROR' "$con" && break
-		sleep 1
-	done
+	start_boot "$f" "$con" -gdb "tcp:127.0.0.1:$port"
 	fn=$(sed -n 's/.*BENCH-SPIN [a-z]* fn=\([0-9a-f]*\).*/\1/p' "$con" | head -n 1)
 	if [ -z "$fn" ]; then
-		kill "$qpid" 2>/dev/null || true
-		wait "$qpid" 2>/dev/null || true
+		stop_boot
 		die "$f $m: no BENCH-SPIN line (see ${con#"$ROOT"/})"
 	fi
 	TRACE_OUT=$DIR/$f-$m.pcs TRACE_FN=$fn TRACE_STEPS=$STEPS \
 		timeout 1200 gdb -q -batch -nx "$BUILD/obj-$f$SFX/vmlinux" \
 		-ex "target remote 127.0.0.1:$port" -x "$ROOT/scripts/hit-trace-gdb.py" \
 		>"$st.gdb.log" 2>&1 || log "$f $m: gdb said $(tail -n 1 "$st.gdb.log")"
-	kill "$qpid" 2>/dev/null || true
-	wait "$qpid" 2>/dev/null || true
+	stop_boot
 	tcg_one "$f" "$m"
 }
 
@@ -87,26 +99,14 @@ trace_one() {
 # call went through, guest code and the host code generated for it, for
 # hit-trace.py to count the host instructions of one call.
 tcg_one() {
-	local f=$1 m=$2 st=$DIR/$1-$2 con pages qpid i
-	con=$st.tcg-console.log
+	local f=$1 m=$2 st=$DIR/$1-$2 pages qpid
 	# Pages of the call's instructions (16 hex digits; the last three the offset).
 	pages=$(cut -c1-13 "$DIR/$f-$m.pcs" | sort -u | sed 's/.*/0x&000+0x1000/' | paste -sd,)
-	: >"$con"
 	rm -f "$st.tcg.log"
-	qemu-system-x86_64 -accel tcg,thread=single -smp 1 -m 2G -cpu "${QEMU_CPU:-max}" \
-		-display none -no-reboot -nic none \
-		-kernel "$BUILD/obj-$f$SFX/arch/x86/boot/bzImage" -initrd "$st.cpio.gz" \
-		-append "console=ttyS0 ignore_loglevel panic=-1 kpmode=bench nokaslr" \
-		-d in_asm,out_asm -dfilter "$pages" -D "$st.tcg.log" \
-		-monitor none -serial "file:$con" </dev/null &
-	qpid=$!
-	for i in $(seq 300); do
-		grep -aq 'BENCH-SPIN\|BENCH-ERROR' "$con" && break
-		sleep 1
-	done
+	start_boot "$f" "$st.tcg-console.log" \
+		-d in_asm,out_asm -dfilter "$pages" -D "$st.tcg.log"
 	sleep 2		# the loop has run its blocks
-	kill "$qpid" 2>/dev/null || true
-	wait "$qpid" 2>/dev/null || true
+	stop_boot
 }
 
 main() {
