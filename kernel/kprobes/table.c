@@ -34,7 +34,7 @@
 
 static struct hlist_head kprobe_table_min[1 << KPROBE_TABLE_MIN_BITS];
 
-struct kprobe_site_table kprobe_tables[2] = {
+static struct kprobe_site_table kprobe_tables[2] = {
 	[0] = {
 		.heads	= kprobe_table_min,
 		.bits	= KPROBE_TABLE_MIN_BITS,
@@ -45,7 +45,8 @@ struct kprobe_site_table kprobe_tables[2] = {
 	},
 };
 
-struct kprobe_site_table __rcu *kprobe_sites = &kprobe_tables[0];
+struct kprobe_site_table __rcu *kprobe_sites =
+	RCU_INITIALIZER(&kprobe_tables[0]);
 
 static unsigned int kprobe_nr_sites;
 /*

@@ -16,6 +16,9 @@ struct kpt_init_probe_state {
 	int result;		/* kpt_init_func(1), under the probe */
 };
 
+/* The suite reaches it through __symbol_get(): no link dependency. */
+extern struct kpt_init_probe_state kpt_init_probe_state;
+
 int kpt_mod_func(int x);
 int kpt_mod_notrace_func(int x);
 int kpt_init_func(int x);
