@@ -34,7 +34,7 @@ case $BENCH_CONFIG in
 		CONFDESC="release: tinyconfig + configs/base.config" ;;
 	kunit) SFX=-kunit PAGE=hit-trace-kunit
 		CONFDESC="kunit: kunit.py's x86_64 defaults + configs/kunit.config" ;;
-	debug) SFX= PAGE=hit-trace-debug
+	debug) SFX='' PAGE=hit-trace-debug
 		CONFDESC="debug: tinyconfig + configs/base.config + configs/debug.config" ;;
 	*) die "TRACE_CONFIG must be release, debug or kunit" ;;
 esac
@@ -42,20 +42,20 @@ DIR=$BUILD/hit-trace$SFX
 
 command -v gdb >/dev/null || die "gdb is needed (scripts/deps.sh installs it)"
 
-# Boot $1's kernel with $st.cpio.gz on one CPU, console to $2, more QEMU
-# options after those; wait until the module has started spinning.  Sets
-# qpid; stop_boot ends it.
+# Boot $1's kernel with the initramfs $2 on one CPU, console to $3, more
+# QEMU options after those; wait until the module has started spinning.
+# Sets qpid; stop_boot ends it.
 start_boot() {
-	local f=$1 con=$2 i
-	shift 2
+	local f=$1 initrd=$2 con=$3
+	shift 3
 	: >"$con"
 	qemu-system-x86_64 -accel tcg,thread=single -smp 1 -m 2G -cpu "${QEMU_CPU:-max}" \
 		-display none -no-reboot -nic none "$@" \
-		-kernel "$BUILD/obj-$f$SFX/arch/x86/boot/bzImage" -initrd "$st.cpio.gz" \
+		-kernel "$BUILD/obj-$f$SFX/arch/x86/boot/bzImage" -initrd "$initrd" \
 		-append "console=ttyS0 ignore_loglevel panic=-1 kpmode=bench nokaslr" \
 		-monitor none -serial "file:$con" </dev/null &
 	qpid=$!
-	for i in $(seq 300); do
+	for _ in $(seq 300); do
 		grep -aq 'BENCH-SPIN\|BENCH-ERROR' "$con" && break
 		sleep 1
 	done
@@ -80,7 +80,7 @@ trace_one() {
 
 	port=$((20000 + RANDOM % 20000))
 	con=$st.console.log
-	start_boot "$f" "$con" -gdb "tcp:127.0.0.1:$port"
+	start_boot "$f" "$st.cpio.gz" "$con" -gdb "tcp:127.0.0.1:$port"
 	fn=$(sed -n 's/.*BENCH-SPIN [a-z]* fn=\([0-9a-f]*\).*/\1/p' "$con" | head -n 1)
 	if [ -z "$fn" ]; then
 		stop_boot
@@ -103,7 +103,7 @@ tcg_one() {
 	# Pages of the call's instructions (16 hex digits; the last three the offset).
 	pages=$(cut -c1-13 "$DIR/$f-$m.pcs" | sort -u | sed 's/.*/0x&000+0x1000/' | paste -sd,)
 	rm -f "$st.tcg.log"
-	start_boot "$f" "$st.tcg-console.log" \
+	start_boot "$f" "$st.cpio.gz" "$st.tcg-console.log" \
 		-d in_asm,out_asm -dfilter "$pages" -D "$st.tcg.log"
 	sleep 2		# the loop has run its blocks
 	stop_boot
