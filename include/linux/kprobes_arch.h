@@ -141,6 +141,9 @@ static __always_inline bool kprobe_hit_in_progress(void)
  * @opt_used: the site has had a detour: once it goes, it is freed only
  *	after the optimizer's next wait (a task preempted in the detour
  *	may still call in with it)
+ * @opt_first_on_regs: set by arch_prepare_kprobe_opt() when the detour
+ *	can do the region's first instruction on the saved registers, for
+ *	hits with post handlers (%KPROBE_DETOUR_FIRST)
  * @kind: how the site is prepared, armed and hit: a breakpoint, or a
  *	function's ftrace call site, which is armed by attaching it to one
  *	of kprobes' ftrace_ops and has no @ainsn (private to the core)
@@ -156,9 +159,9 @@ static __always_inline bool kprobe_hit_in_progress(void)
  * @ainsn: the architecture's copy of the instruction
  *
  * Shared between the generic core and the architecture code, which owns
- * @opcode, @boost_to and @ainsn and only reads the rest (@addr, and the
- * fields that say what is in the text).  The rest belongs to the core and
- * is protected by the kprobe mutex.
+ * @opcode, @boost_to, @opt_first_on_regs and @ainsn and only reads the
+ * rest (@addr, and the fields that say what is in the text).  The rest
+ * belongs to the core and is protected by the kprobe mutex.
  */
 struct kprobe_site {
 	struct hlist_node node[2];
@@ -175,6 +178,7 @@ struct kprobe_site {
 	u8 opt;
 	bool opt_refused;
 	bool opt_used;
+	bool opt_first_on_regs;
 	const struct kprobe_site_kind *kind;
 	u8 fops_in;
 	struct ftrace_ops *fops;
@@ -311,10 +315,6 @@ void arch_free_kprobe_slot_page(void *page);
  * arch_unoptimize_kprobe_tail() restore what follows the breakpoint
  * arch_kprobe_opt_covers()	does the optimized @site's region, the
  *				instructions its jump replaces, contain @addr?
- * arch_kprobe_detour_first_insn() from the detour, for a hit with post
- *				handlers: do the region's first instruction
- *				on @regs, which then point after it, if the
- *				arch can (true); any context
  *
  * Each step is separated from the next one by arch_kprobe_text_sync().
  * A detour calls kprobe_site_hit_optimized() with its site, which
@@ -324,13 +324,16 @@ void arch_free_kprobe_slot_page(void *page);
  * where a pre handler sent them; %KPROBE_DETOUR_STEP, resume where
  * arch_kprobe_step() sent them for %KPROBE_STEP_DETOUR_BACK (which may
  * be done as for RESUME, or more cheaply: the stack pointer and the code
- * segment are the detour's own); %KPROBE_DETOUR_REST, after
- * arch_kprobe_detour_first_insn() did the first instruction and the post
- * handlers ran, resume at the registers in the copy of the rest of the
- * region.  So every detour has a second way through its region, for hits
- * with post handlers: the copy of the first instruction, then a call
- * that gives the hit back to the arch, which finishes it with
- * kprobe_step_done(), then the copy of the rest of the region.
+ * segment are the detour's own); %KPROBE_DETOUR_FIRST (only where
+ * arch_prepare_kprobe_opt() set @site->opt_first_on_regs), do the
+ * region's first instruction on @regs, set the instruction pointer in
+ * them after it and call kprobe_site_hit_post_optimized(), whose verdict
+ * is %KPROBE_DETOUR_REST, resume at the registers in the copy of the
+ * rest of the region, or %KPROBE_DETOUR_RESUME.  So every detour has a
+ * second way through its region, for hits with post handlers: the copy
+ * of the first instruction, then a call that gives the hit back to the
+ * arch, which finishes it with kprobe_step_done(), then the copy of the
+ * rest of the region.
  */
 int arch_prepare_kprobe_opt(struct kprobe_site *site);
 void arch_release_kprobe_opt(struct kprobe_site *site);
@@ -339,8 +342,6 @@ void arch_optimize_kprobe_head(struct kprobe_site *site);
 void arch_unoptimize_kprobe_head(struct kprobe_site *site);
 void arch_unoptimize_kprobe_tail(struct kprobe_site *site);
 bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr);
-bool arch_kprobe_detour_first_insn(struct kprobe_site *site,
-				   struct pt_regs *regs);
 
 /*
  * Hooks the architecture provides: return probes (CONFIG_KRETPROBES).
@@ -412,11 +413,14 @@ enum kprobe_detour_verdict {
 	KPROBE_DETOUR_RESUME,	/* resume at regs, sp and flags included */
 	KPROBE_DETOUR_STEP,	/* into the way that stops after one insn */
 	KPROBE_DETOUR_REST,	/* the first insn is done: run the rest */
+	KPROBE_DETOUR_FIRST,	/* do the first insn on regs, then the post */
 };
 
 /* Reached from a detour (CONFIG_OPTPROBES); preemption disabled. */
 enum kprobe_detour_verdict kprobe_site_hit_optimized(struct kprobe_site *site,
 						     struct pt_regs *regs);
+enum kprobe_detour_verdict
+kprobe_site_hit_post_optimized(struct kprobe_site *site, struct pt_regs *regs);
 /* Has a site with probes an address in (@addr, @addr + @len)?  Mutex. */
 bool kprobe_opt_region_taken_locked(unsigned long addr, int len);
 

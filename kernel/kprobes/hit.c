@@ -510,26 +510,23 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 }
 
 /*
- * An optimized hit whose post handlers are to run.  Either the arch does
- * the first instruction on @regs at once, and step 3 follows here,
- * frameless like step 1 (a fault in a post handler is handled as one in
- * a pre handler, frame or not), or a frame stays open until the arch's
- * detour comes back after the instruction.
+ * An optimized hit whose post handlers are to run.  Either the arch's
+ * detour does the first instruction on @regs and calls
+ * kprobe_site_hit_post_optimized() for step 3, the hit staying in
+ * flight, frameless like step 1 (a fault in a post handler is handled as
+ * one in a pre handler, frame or not), and preemption disabled until
+ * then; or a frame stays open until the arch's detour comes back after
+ * its copy of the instruction.
  */
 static nokprobe_inline enum kprobe_detour_verdict
 detour_post(struct kprobe_site *site, struct pt_regs *regs)
 {
 	struct kprobe_frame *f;
-	unsigned long next;
 
-	if (IS_ENABLED(CONFIG_OPTPROBES) &&
-	    arch_kprobe_detour_first_insn(site, regs)) {
-		next = instruction_pointer(regs);
-		site_run_post(site, regs);
-		kprobe_running_end();
-		/* A post handler that moved the instruction pointer wins. */
-		return instruction_pointer(regs) == next ? KPROBE_DETOUR_REST :
-							   KPROBE_DETOUR_RESUME;
+	if (site->opt_first_on_regs) {
+		__this_cpu_write(current_kprobe, &kprobe_in_hit);
+		preempt_disable_notrace();
+		return KPROBE_DETOUR_FIRST;
 	}
 	frame_push_first(site);
 	f = frame_first();
@@ -554,10 +551,10 @@ detour_post(struct kprobe_site *site, struct pt_regs *regs)
  * counts the hit as missed; so does one that is gone (unhashed, without
  * probes, and still allocated: see kprobe_opt_free_site_locked()).
  *
- * When post handlers are to run, the arch may do the region's first
- * instruction on @regs (arch_kprobe_detour_first_insn()): the post
- * handlers then run here too, with interrupts as the pre handlers had
- * them.
+ * When post handlers are to run at a site whose detour does the first
+ * instruction on @regs (@site->opt_first_on_regs), the hit goes on in
+ * kprobe_site_hit_post_optimized(), with interrupts as the pre handlers
+ * had them.
  * Otherwise the hit stays open: the arch sends the CPU through the
  * detour's copy of the first instruction with interrupts off and ends the
  * hit after it, as after an out-of-line copy.  Interrupts go off here
@@ -567,9 +564,9 @@ detour_post(struct kprobe_site *site, struct pt_regs *regs)
  *
  * Return: %KPROBE_DETOUR_RESUME when a handler took regs->ip over,
  * %KPROBE_DETOUR_STEP when the arch sent the hit on for its post
- * handlers, %KPROBE_DETOUR_REST when they ran after the first
- * instruction was done on @regs, %KPROBE_DETOUR_COPY to run the region's
- * copy.
+ * handlers, %KPROBE_DETOUR_FIRST when the detour is to do the first
+ * instruction and call kprobe_site_hit_post_optimized(),
+ * %KPROBE_DETOUR_COPY to run the region's copy.
  */
 enum kprobe_detour_verdict __kprobes
 kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
@@ -609,6 +606,33 @@ end:
 out:
 	preempt_enable_notrace();
 	return verdict;
+}
+
+/**
+ * kprobe_site_hit_post_optimized - the detour did the first instruction
+ * @site: the site, as built into the detour
+ * @regs: the registers the first instruction left, the instruction
+ *	pointer after it
+ *
+ * Step 3 of a hit that kprobe_site_hit_optimized() sent on with
+ * %KPROBE_DETOUR_FIRST, on the same CPU (preemption is still disabled)
+ * with interrupts as they were there: run the post handlers and end the
+ * hit.
+ *
+ * Return: %KPROBE_DETOUR_REST to run the copy of the rest of the region,
+ * or %KPROBE_DETOUR_RESUME when a post handler took regs->ip over.
+ */
+enum kprobe_detour_verdict __kprobes
+kprobe_site_hit_post_optimized(struct kprobe_site *site, struct pt_regs *regs)
+{
+	unsigned long next = instruction_pointer(regs);
+
+	site_run_post(site, regs);
+	kprobe_running_end();
+	preempt_enable_notrace();
+	/* A post handler that moved the instruction pointer wins. */
+	return instruction_pointer(regs) == next ? KPROBE_DETOUR_REST :
+						   KPROBE_DETOUR_RESUME;
 }
 
 #ifdef CONFIG_KPROBES_ON_FTRACE

@@ -64,13 +64,13 @@ long kpt_opt_call(void);
  * @fn: loads registers from @a and @b, runs the probed instruction,
  *	stores RAX, RCX, R9, R10 and RFLAGS into @out
  * @off: the probed instruction's offset in @fn
- * @in_c: whether the detour does it on pt_regs for post handlers
+ * @on_regs: whether the detour does it on pt_regs for post handlers
  * @name: the form's name
  */
 struct kpt_emu_form {
 	void (*fn)(long a, long b, unsigned long *out);
 	long off;
-	long in_c;
+	long on_regs;
 	const char *name;
 };
 

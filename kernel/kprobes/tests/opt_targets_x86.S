@@ -84,7 +84,7 @@ SYM_FUNC_START(kpt_opt_call)
 SYM_FUNC_END(kpt_opt_call)
 
 /*
- * The first instruction of a region done in C for post handlers
+ * The first instruction of a region done on pt_regs for post handlers
  * (regop_64.c), one function per form:
  *
  *   void kpt_emu_<name>(long a, long b, unsigned long out[5])
@@ -94,7 +94,7 @@ SYM_FUNC_END(kpt_opt_call)
  * instruction, and stores RAX, RCX, R9, R10 and RFLAGS into out[].  Two
  * stores after the probe complete the jump's region.  Each function has
  * an entry in kpt_emu_forms[] (struct kpt_emu_form): the function, the
- * probe's offset, whether the detour is to do the instruction in C, and
+ * probe's offset, whether the detour is to do the instruction on pt_regs, and
  * the name.
  */
 	.pushsection .rodata, "a"
@@ -102,7 +102,7 @@ SYM_FUNC_END(kpt_opt_call)
 SYM_DATA_START(kpt_emu_forms)
 	.popsection
 
-.macro KPT_EMU name, in_c, insn:vararg
+.macro KPT_EMU name, on_regs, insn:vararg
 SYM_FUNC_START(kpt_emu_\name)
 	movq	%rdx, %r11
 	movq	%rdi, %rax
@@ -121,7 +121,7 @@ SYM_FUNC_START(kpt_emu_\name)
 	RET
 SYM_FUNC_END(kpt_emu_\name)
 	.pushsection .rodata, "a"
-	.quad	kpt_emu_\name, .Lkpt_emu_\name - kpt_emu_\name, \in_c
+	.quad	kpt_emu_\name, .Lkpt_emu_\name - kpt_emu_\name, \on_regs
 	.quad	.Lkpt_emu_name_\name
 	.popsection
 	.pushsection .rodata.str1.1, "aMS", @progbits, 1
@@ -162,7 +162,14 @@ KPT_EMU test_rr,	1, testq %rcx, %rax
 KPT_EMU test_rr32,	1, testl %ecx, %eax
 KPT_EMU test_imm_eax,	1, testl $0x80000001, %eax
 KPT_EMU test_imm_rcx,	1, testq $0x100, %rcx
-/* The general way: these read flags, or are not done in C. */
+/* Operands in the detour's scratch registers the other way round, REX.B/R. */
+KPT_EMU sub_rax_rcx,	1, subq %rax, %rcx
+KPT_EMU mov_rax_r9,	1, movq %rax, %r9
+KPT_EMU xor_r9_self,	1, xorq %r9, %r9
+KPT_EMU cmp_imm_r10,	1, cmpq $0x1000, %r10
+KPT_EMU test_r9_rcx,	1, testq %r9, %rcx
+KPT_EMU and_r10d_ecx,	1, andl %r10d, %ecx
+/* The general way: these read flags, or the detour cannot do them. */
 KPT_EMU adc_rr,		0, adcq %rcx, %rax
 KPT_EMU sbb_imm8,	0, sbbq $3, %rax
 KPT_EMU inc_rax,	0, incq %rax

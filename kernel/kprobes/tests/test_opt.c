@@ -306,7 +306,7 @@ static void opt_post_handler_in_detour(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&d->post), 3);
 	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
 
-	/* A first instruction not done in C: the way through its copy. */
+	/* One the detour cannot do on pt_regs: the way through its copy. */
 	e->kp.post_handler = opt_post;
 	add_probe(test, e);
 	KUNIT_ASSERT_TRUE(test, kprobe_optimized(&e->kp));
@@ -457,10 +457,10 @@ static const long emu_pairs[][2] = {
  * instruction itself computes: each form's registers and flags, probed,
  * match the same call unprobed, for operands that set and clear every
  * flag; the handler sees them with the instruction pointer after the
- * instruction.  The detour does the forms marked in C without leaving
- * the handlers' call (interrupts stay as the caller had them: on); the
- * others take the way that runs the copy (interrupts off), with the same
- * results.
+ * instruction.  The detour does the forms marked on_regs itself, with
+ * code generated for them (interrupts stay as the caller had them: on);
+ * the others take the way that runs the copy (interrupts off), with the
+ * same results.
  */
 static void opt_emu_first_insn(struct kunit *test)
 {
@@ -494,14 +494,14 @@ static void opt_emu_first_insn(struct kunit *test)
 				    "post handler's flags, a=%ld b=%ld", a, b);
 		KUNIT_EXPECT_GT(test, c->ip, (unsigned long)where);
 		KUNIT_EXPECT_LE(test, c->ip, (unsigned long)where + MAX_INSN_SIZE);
-		KUNIT_EXPECT_EQ(test, c->irqs_off, !form->in_c);
+		KUNIT_EXPECT_EQ(test, c->irqs_off, !form->on_regs);
 	}
 	KUNIT_EXPECT_EQ(test, c->pre, (int)ARRAY_SIZE(emu_pairs));
 	KUNIT_EXPECT_EQ(test, kprobe_trap_count(), traps);
 }
 
 /*
- * SUB from the stack pointer, done in C: the code after it runs on the
+ * SUB from the stack pointer, done on pt_regs: the code after it runs on the
  * stack pointer the detour left in pt_regs, 24 bytes lower.
  */
 static void opt_emu_moves_stack_pointer(struct kunit *test)

@@ -25,27 +25,6 @@ typedef void (*kprobe_emulate_t)(const struct arch_specific_insn *ai,
 				 struct pt_regs *regs, unsigned long addr);
 
 /**
- * struct x86_regop - an instruction on general registers only, done in C
- * @op: what it does: %X86_REGOP_NONE (not one of these), or one of the
- *	operations regop_64.c knows, each at its operand size
- * @dst: pt_regs offset of the destination (the first operand of CMP/TEST)
- * @src: pt_regs offset of the source register, or %X86_REGOP_IMM
- * @imm: the immediate, sign-extended to 64 bits (MOVABS: as it is)
- *
- * A jump-optimized site whose first instruction is one of these runs
- * its post handlers without leaving the detour (see regop_64.c).
- */
-struct x86_regop {
-	u8 op;
-	u8 dst;
-	u8 src;
-	s64 imm;
-};
-
-#define X86_REGOP_NONE	0
-#define X86_REGOP_IMM	0xff
-
-/**
  * struct arch_specific_insn - x86 copy of a probed instruction
  * @insn: the original bytes
  * @slot: executable out-of-line copies (see KPROBE_SLOT_*), or NULL
@@ -63,9 +42,6 @@ struct x86_regop {
  * @detour: jump optimization's detour buffer (see opt.c), or NULL
  * @opt_len: bytes of whole instructions the jump covers (the region)
  * @opt_step: where in @detour the way for hits with post handlers starts
- * @opt_rest: where in @detour the copy of the region after its first
- *	instruction starts, for hits that did that instruction in C
- * @opt_op: the region's first instruction when it can be done in C
  * @opt_orig: the original bytes the jump overwrites
  */
 struct arch_specific_insn {
@@ -80,8 +56,6 @@ struct arch_specific_insn {
 	kprobe_opcode_t *detour;
 	u8 opt_len;
 	u16 opt_step;
-	u16 opt_rest;
-	struct x86_regop opt_op;
 	u8 opt_orig[JMP32_INSN_SIZE];
 };
 
@@ -112,13 +86,15 @@ struct arch_specific_insn {
 /*
  * Jump optimization: a JMP rel32 replaces the instructions it overlaps,
  * the region, at most 4 + 15 bytes.  The detour buffer holds the
- * register save and restore code (156 bytes on x86_64, 138 on i386),
+ * register save and restore code (143 bytes on x86_64, 138 on i386),
  * the region's copy and a jump back, twice over: once for hits without
  * post handlers and once, split after the first instruction, for hits
- * with them.
+ * with them; on x86_64 also the code that does the first instruction on
+ * pt_regs (at most 80 bytes) and what runs the post handlers after it
+ * (66 bytes).
  */
 #define KPROBE_OPT_MAX_REGION	(JMP32_INSN_SIZE - 1 + MAX_INSN_SIZE)
-#define KPROBE_DETOUR_SIZE	368
+#define KPROBE_DETOUR_SIZE	512
 
 /* User-space probes decode the instructions of a function up to the probe. */
 #define KPROBE_USER_INSN_MAX	MAX_INSN_SIZE

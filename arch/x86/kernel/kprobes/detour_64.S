@@ -15,26 +15,53 @@
  *         regs->flags (interrupts off), and jump to the way through the
  *         region that stops after its first instruction (opt.c).  No
  *         IRET on this way: it serializes, and costs more than the copy.
- *   REST  the first instruction was done on pt_regs and the post
- *         handlers ran: restore everything, the stack pointer from
- *         regs->sp, and jump to the copy of the rest of the region.
+ *   FIRST post handlers are to run, and the detour does the region's
+ *         first instruction itself, on pt_regs: jump, with pt_regs
+ *         still on the stack, to the code opt.c generated for that
+ *         instruction, which goes on with x86_detour_post_template.
+ *
+ * x86_detour_post_template calls kprobe_site_hit_post_optimized(site,
+ * regs) for the post handlers, and for its verdict REST restores
+ * everything, the stack pointer from regs->sp (the instruction may have
+ * moved it), and jumps to the copy of the rest of the region; for IRET
+ * it resumes at regs->ip as above.
  *
  * No instruction here may change a flag before PUSHF has saved them all:
  * the probed code may be between a compare and the branch that reads it.
  * POPF or IRET puts back every flag, DF, AC and IF included.
  *
- * This is a template, not code that runs where it is: it lives in
- * .rodata and opt.c copies it into each detour, filling in the site
- * (the MOVABS at x86_detour_site), the displacements of the call and
- * the two jumps (x86_detour_call, x86_detour_step_jmp,
- * x86_detour_rest_jmp) and, without
- * SMAP, a NOP for the CLAC (x86_detour_clac).  So it must not contain
- * anything position-dependent besides those.
+ * These are templates, not code that runs where it is: they live in
+ * .rodata and opt.c copies them into each detour, filling in the site
+ * (the MOVABS at x86_detour_site and x86_detour_post_site), the
+ * displacements of the calls (x86_detour_call, x86_detour_post_call)
+ * and the jumps (x86_detour_first_jmp, x86_detour_step_jmp,
+ * x86_detour_post_rest_jmp) and, without SMAP, a NOP for the CLAC
+ * (x86_detour_clac).  So they must not contain anything
+ * position-dependent besides those.
  */
 #include <linux/linkage.h>
 #include <asm/segment.h>
 #include <asm/ptrace-abi.h>
 #include "internal.h"
+
+/* The general registers, in the reverse of pt_regs order. */
+.macro POP_DETOUR_REGS
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+.endm
 
 	.pushsection .rodata, "a"
 SYM_DATA_START(x86_detour_template)
@@ -75,21 +102,11 @@ SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	/* The callee's verdict (X86_DETOUR_*) goes where orig_ax was. */
 	movzbl	%al, %eax
 	movq	%rax, ORIG_RAX(%rsp)
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
+	cmpl	$X86_DETOUR_FIRST, %eax
+SYM_INNER_LABEL(x86_detour_first_jmp, SYM_L_GLOBAL)
+	.byte	0x0f, 0x84		/* JE rel32, filled in */
+	.long	0
+	POP_DETOUR_REGS
 	/* Flags may change now: IRET or POPF restores them. */
 	cmpq	$X86_DETOUR_IRET, (%rsp)
 	jb	.Lresume
@@ -98,24 +115,11 @@ SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	addq	$8, %rsp		/* orig_ax */
 	iretq
 .Lstep:
-	cmpq	$X86_DETOUR_REST, (%rsp)
-	je	.Lrest
 	/* Into the way with a stop, with regs->flags (interrupts off). */
 	leaq	24(%rsp), %rsp
 	popfq
 	leaq	16(%rsp), %rsp
 SYM_INNER_LABEL(x86_detour_step_jmp, SYM_L_GLOBAL)
-	.byte	0xe9			/* JMP rel32, filled in */
-	.long	0
-.Lrest:
-	/*
-	 * The first instruction was done on pt_regs, which may have moved
-	 * the stack pointer: take it from regs->sp.
-	 */
-	leaq	24(%rsp), %rsp
-	popfq
-	movq	(%rsp), %rsp
-SYM_INNER_LABEL(x86_detour_rest_jmp, SYM_L_GLOBAL)
 	.byte	0xe9			/* JMP rel32, filled in */
 	.long	0
 .Lresume:
@@ -125,4 +129,32 @@ SYM_INNER_LABEL(x86_detour_rest_jmp, SYM_L_GLOBAL)
 	leaq	16(%rsp), %rsp		/* sp and ss */
 SYM_INNER_LABEL(x86_detour_template_end, SYM_L_GLOBAL)
 SYM_DATA_END(x86_detour_template)
+
+/*
+ * After the code generated for a FIRST verdict: pt_regs on the stack hold
+ * what the region's first instruction left, regs->ip after it.
+ */
+SYM_DATA_START(x86_detour_post_template)
+	movq	%rsp, %rsi
+SYM_INNER_LABEL(x86_detour_post_site, SYM_L_GLOBAL)
+	movabsq	$0, %rdi
+SYM_INNER_LABEL(x86_detour_post_call, SYM_L_GLOBAL)
+	.byte	0xe8			/* CALL rel32, filled in */
+	.long	0
+	/* The verdict, REST or IRET, decided now: POP leaves the flags be. */
+	cmpb	$X86_DETOUR_REST, %al
+	POP_DETOUR_REGS
+	jne	.Lpost_iret
+	leaq	24(%rsp), %rsp		/* orig_ax, ip and cs */
+	popfq
+	movq	(%rsp), %rsp		/* regs->sp, which ss follows */
+SYM_INNER_LABEL(x86_detour_post_rest_jmp, SYM_L_GLOBAL)
+	.byte	0xe9			/* JMP rel32, filled in */
+	.long	0
+.Lpost_iret:
+	/* A post handler took over: resume at regs->ip. */
+	addq	$8, %rsp		/* orig_ax */
+	iretq
+SYM_INNER_LABEL(x86_detour_post_template_end, SYM_L_GLOBAL)
+SYM_DATA_END(x86_detour_post_template)
 	.popsection

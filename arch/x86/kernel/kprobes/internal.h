@@ -10,13 +10,16 @@
  * verdict (enum kprobe_detour_verdict's values, for the assembly): run
  * the copy that follows, IRET to regs->ip, POPF regs->flags and jump to
  * the way with a stop after the first instruction (x86_detour_step_jmp),
- * or (x86_64) POPF regs->flags, load regs->sp and jump to the copy of
- * the region after its first instruction (x86_detour_rest_jmp).
+ * or (x86_64) jump to the code generated for the first instruction
+ * (x86_detour_first_jmp), whose post template, for REST, POPFs
+ * regs->flags, loads regs->sp and jumps to the copy of the region after
+ * its first instruction (x86_detour_post_rest_jmp).
  */
 #define X86_DETOUR_COPY		0
 #define X86_DETOUR_IRET		1
 #define X86_DETOUR_STEP		2
 #define X86_DETOUR_REST		3
+#define X86_DETOUR_FIRST	4
 
 #ifndef __ASSEMBLY__
 #include <linux/kprobes.h>
@@ -67,16 +70,19 @@ int x86_kprobe_relocate(u8 *buf, struct insn *insn, unsigned long from,
 bool x86_kprobe_relocatable(struct insn *insn, unsigned long addr);
 
 /*
- * regop_64.c: a region's first instruction done on pt_regs, for post
- * handlers, and arch_kprobe_detour_first_insn() (x86_64; on i386 that
- * is in opt.c and says no: the detour always takes the general way).
+ * regop_64.c: the code a detour runs for its region's first instruction
+ * on pt_regs, for post handlers (x86_64; on i386 the detour always takes
+ * the way through the copy).
  */
+#define X86_REGOP_MAX_CODE	80
+
 #ifdef CONFIG_X86_64
-bool x86_regop_decode(struct insn *insn, struct x86_regop *op);
+int x86_regop_emit(struct insn *insn, unsigned long next, u8 *buf);
 #else
-static inline bool x86_regop_decode(struct insn *insn, struct x86_regop *op)
+static inline int x86_regop_emit(struct insn *insn, unsigned long next,
+				 u8 *buf)
 {
-	return false;
+	return 0;
 }
 #endif
 
@@ -103,8 +109,14 @@ extern const u8 x86_detour_site[];
 extern const u8 x86_detour_clac[];
 extern const u8 x86_detour_call[];
 extern const u8 x86_detour_step_jmp[];
-extern const u8 x86_detour_rest_jmp[];		/* x86_64 only */
 extern const u8 x86_detour_template_end[];
+/* x86_64 only: the way for the first instruction done on pt_regs. */
+extern const u8 x86_detour_first_jmp[];
+extern const u8 x86_detour_post_template[];
+extern const u8 x86_detour_post_site[];
+extern const u8 x86_detour_post_call[];
+extern const u8 x86_detour_post_rest_jmp[];
+extern const u8 x86_detour_post_template_end[];
 
 /* The copy of the region follows the template in a detour. */
 static inline size_t x86_detour_copy_offset(void)

@@ -165,30 +165,47 @@ static_assert(X86_DETOUR_COPY == KPROBE_DETOUR_COPY);
 static_assert(X86_DETOUR_IRET == KPROBE_DETOUR_RESUME);
 static_assert(X86_DETOUR_STEP == KPROBE_DETOUR_STEP);
 static_assert(X86_DETOUR_REST == KPROBE_DETOUR_REST);
+static_assert(X86_DETOUR_FIRST == KPROBE_DETOUR_FIRST);
 
-/* Write the template at @buf + *@pos, calling @fn with @site. */
-static int emit_template(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
-			 struct kprobe_site *site, void *fn)
+/*
+ * Copy the template of @len bytes at @tmpl to @buf + *@pos: the MOVABS
+ * at @site_at loads @site, the CALL at @call_at calls @fn.
+ */
+static int emit_blob(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
+		     struct kprobe_site *site, void *fn, const u8 *tmpl,
+		     size_t len, size_t site_at, size_t call_at)
 {
-	size_t tlen = x86_detour_copy_offset();
 	size_t op = sizeof(X86_DETOUR_SITE_OPCODE) - 1;
-	size_t imm = *pos + x86_detour_site - x86_detour_template + op;
-	size_t call = *pos + x86_detour_call - x86_detour_template;
-	size_t clac = *pos + x86_detour_clac - x86_detour_template;
+	size_t imm = *pos + site_at + op;
+	size_t call = *pos + call_at;
 
-	memcpy(buf + *pos, x86_detour_template, tlen);
+	memcpy(buf + *pos, tmpl, len);
 	if (WARN_ON_ONCE(memcmp(buf + imm - op, X86_DETOUR_SITE_OPCODE, op)))
 		return -EINVAL;		/* not the load of the first argument */
 	memcpy(buf + imm, &site, sizeof(site));
-	if (!cpu_feature_enabled(X86_FEATURE_SMAP))
-		memcpy(buf + clac, x86_nops[3], 3);
 	if (!x86_rel32_reaches((unsigned long)detour + call + CALL_INSN_SIZE,
 			       (unsigned long)fn))
 		return -ERANGE;
 	__text_gen_insn(buf + call, CALL_INSN_OPCODE, detour + call, fn,
 			CALL_INSN_SIZE);
-	*pos += tlen;
+	*pos += len;
 	return 0;
+}
+
+/* Write the template at @buf + *@pos, calling @fn with @site. */
+static int emit_template(u8 *buf, size_t *pos, kprobe_opcode_t *detour,
+			 struct kprobe_site *site, void *fn)
+{
+	size_t clac = *pos + x86_detour_clac - x86_detour_template;
+	int ret;
+
+	ret = emit_blob(buf, pos, detour, site, fn, x86_detour_template,
+			x86_detour_copy_offset(),
+			x86_detour_site - x86_detour_template,
+			x86_detour_call - x86_detour_template);
+	if (!ret && !cpu_feature_enabled(X86_FEATURE_SMAP))
+		memcpy(buf + clac, x86_nops[3], 3);
+	return ret;
 }
 
 /* Move the instructions in [@from, @to) to @buf + *@pos. */
@@ -240,51 +257,68 @@ static size_t step_jump_at(size_t start)
 	return start + (x86_detour_step_jmp - x86_detour_template);
 }
 
-/* Where the template at @buf + @start jumps for %X86_DETOUR_REST. */
-static size_t rest_jump_at(size_t start)
+/* Where the template at @buf + @start jumps for %X86_DETOUR_FIRST. */
+static size_t first_jump_at(size_t start)
 {
-	return start + (x86_detour_rest_jmp - x86_detour_template);
+	return start + (x86_detour_first_jmp - x86_detour_template);
 }
 
-/*
- * Is the region's first instruction one the detour can do on pt_regs
- * (regop_64.c)?  Then @site->ainsn.opt_op says how.
- */
-static bool first_insn_in_c(struct kprobe_site *site)
-{
-	u8 ibuf[MAX_INSN_SIZE];
-	struct insn insn;
-
-	memset(&site->ainsn.opt_op, 0, sizeof(site->ainsn.opt_op));
-	if (x86_kprobe_decode((unsigned long)site->addr, &insn, ibuf))
-		return false;
-	return x86_regop_decode(&insn, &site->ainsn.opt_op);
-}
-
-/*
- * Aim the first template's %X86_DETOUR_REST jump at the copy of the rest
- * of the region in way 2 when the first instruction can be done in C; a
- * UD2 otherwise, and in the second template, which never gets that
- * verdict.  The i386 template has no such jump.
- */
-static int link_rest_way(struct kprobe_site *site, u8 *buf,
-			 kprobe_opcode_t *detour, size_t second)
+/* The longest way 3 (see build_detour()); i386 has none. */
+static size_t first_way_size(void)
 {
 	if (!IS_ENABLED(CONFIG_X86_64))
 		return 0;
-	put_unaligned((u16)INSN_UD2, (u16 *)(buf + rest_jump_at(second)));
-	if (!first_insn_in_c(site)) {
-		put_unaligned((u16)INSN_UD2, (u16 *)(buf + rest_jump_at(0)));
+	return X86_REGOP_MAX_CODE +
+	       (x86_detour_post_template_end - x86_detour_post_template);
+}
+
+/* Aim the JE rel32 at @buf + @at to @buf + @target. */
+static void write_je(u8 *buf, size_t at, size_t target)
+{
+	put_unaligned((s32)(target - (at + 6)), (s32 *)(buf + at + 2));
+}
+
+/*
+ * Way 3 (x86_64): the code for the region's first instruction done on
+ * pt_regs (regop_64.c), at @buf + *@pos when the instruction allows it,
+ * then the post template, going on at @buf + @rest.  Return: 0, with
+ * *@pos unchanged when the instruction does not allow it, or an error.
+ */
+static int emit_first_on_regs(struct kprobe_site *site, u8 *buf,
+			      size_t *pos, kprobe_opcode_t *detour,
+			      size_t rest)
+{
+	unsigned long addr = (unsigned long)site->addr;
+	size_t tlen = x86_detour_post_template_end - x86_detour_post_template;
+	size_t at, jmp;
+	u8 ibuf[MAX_INSN_SIZE];
+	struct insn insn;
+	int n, ret;
+
+	if (x86_kprobe_decode(addr, &insn, ibuf))
 		return 0;
-	}
-	return write_jump(buf, rest_jump_at(0), detour,
-			  (unsigned long)detour + site->ainsn.opt_rest);
+	n = x86_regop_emit(&insn, addr + site->ainsn.len, buf + *pos);
+	if (!n)
+		return 0;
+	at = *pos + n;
+	ret = emit_blob(buf, &at, detour, site, kprobe_site_hit_post_optimized,
+			x86_detour_post_template, tlen,
+			x86_detour_post_site - x86_detour_post_template,
+			x86_detour_post_call - x86_detour_post_template);
+	if (ret)
+		return ret;
+	jmp = at - tlen + (x86_detour_post_rest_jmp - x86_detour_post_template);
+	ret = write_jump(buf, jmp, detour, (unsigned long)detour + rest);
+	if (ret)
+		return ret;
+	*pos = at;
+	return 0;
 }
 
 /*
  * Write the detour image for @site into @buf, for a detour at @detour,
- * and set @site->ainsn.opt_step.  The image has two ways through the
- * region:
+ * and set @site->ainsn.opt_step and @site->opt_first_on_regs.  The image
+ * has up to three ways through the region:
  *
  *   1. the template, calling kprobe_site_hit_optimized(); for
  *      %X86_DETOUR_COPY, the copy of the whole region and a jump back;
@@ -292,11 +326,15 @@ static int link_rest_way(struct kprobe_site *site, u8 *buf,
  *      handlers (%X86_DETOUR_STEP): the copy of the first instruction,
  *      the template again, calling x86_kprobe_detour_post(), then the
  *      copy of the rest of the region and a jump back.  That template
- *      never gets %X86_DETOUR_STEP: its step jump is a UD2.
+ *      never gets %X86_DETOUR_STEP: its step jump is a UD2;
+ *   3. (x86_64) where the first template jumps for %X86_DETOUR_FIRST,
+ *      for hits with post handlers at a site whose first instruction
+ *      the detour can do on pt_regs: the code for it (regop_64.c) and
+ *      the post template, which goes on with the copy of the rest of
+ *      the region in way 2.
  *
- * When the first instruction can be done in C (first_insn_in_c()), the
- * first template's %X86_DETOUR_REST jumps to the copy of the rest of
- * the region in way 2 (@site->ainsn.opt_rest; see link_rest_way()).
+ * A UD2 ends the image: where the %X86_DETOUR_FIRST jumps of templates
+ * that never get that verdict lead.
  *
  * Return: the image's length, or a negative error.
  */
@@ -306,12 +344,16 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 	unsigned long addr = (unsigned long)site->addr;
 	unsigned long next = addr + site->ainsn.len;
 	unsigned long back = addr + site->ainsn.opt_len;
-	size_t pos = 0, second;
+	size_t pos = 0, second, rest, first;
 	int ret;
 
-	/* The longest image: two templates, the region twice, two jumps. */
+	/*
+	 * The longest image: two templates, the region twice, two jumps,
+	 * way 3 and the UD2.
+	 */
 	if (WARN_ON_ONCE(2 * (x86_detour_copy_offset() + KPROBE_OPT_MAX_REGION +
-			      JMP32_INSN_SIZE) > KPROBE_DETOUR_SIZE))
+			      JMP32_INSN_SIZE) + first_way_size() + 2 >
+			 KPROBE_DETOUR_SIZE))
 		return -E2BIG;
 
 	/* 1. Hits without post handlers, and every hit's pre handlers. */
@@ -333,16 +375,29 @@ static int build_detour(struct kprobe_site *site, u8 *buf,
 	ret = emit_template(buf, &pos, detour, site, x86_kprobe_detour_post);
 	if (ret)
 		return ret;
-	site->ainsn.opt_rest = pos;
+	rest = pos;
 	ret = emit_copy(buf, &pos, detour, next, back) ?:
 	      emit_jump(buf, &pos, detour, back);
 	if (ret)
 		return ret;
 	put_unaligned((u16)INSN_UD2, (u16 *)(buf + step_jump_at(second)));
 
-	/* 3. Hits with post handlers whose first instruction is done in C. */
-	ret = link_rest_way(site, buf, detour, second);
-	return ret ?: pos;
+	/* 3. Hits with post handlers, the first instruction on pt_regs. */
+	first = pos;
+	if (IS_ENABLED(CONFIG_X86_64)) {
+		ret = emit_first_on_regs(site, buf, &pos, detour, rest);
+		if (ret)
+			return ret;
+	}
+	site->opt_first_on_regs = pos != first;
+
+	put_unaligned((u16)INSN_UD2, (u16 *)(buf + pos));
+	if (IS_ENABLED(CONFIG_X86_64)) {
+		write_je(buf, first_jump_at(0), site->opt_first_on_regs ?
+						 first : pos);
+		write_je(buf, first_jump_at(second), pos);
+	}
+	return pos + 2;
 }
 
 /**
@@ -500,14 +555,3 @@ bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr)
 
 	return addr >= start && addr < start + site->ainsn.opt_len;
 }
-
-#ifdef CONFIG_X86_32
-/* The i386 template has no way for a first instruction done in C. */
-bool arch_kprobe_detour_first_insn(struct kprobe_site *site,
-				   struct pt_regs *regs)
-{
-	return false;
-}
-
-NOKPROBE_SYMBOL(arch_kprobe_detour_first_insn);
-#endif

@@ -1,73 +1,67 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * x86 kprobes: the first instruction of a jump-optimized region, done in C.
+ * x86 kprobes: the first instruction of a jump-optimized region, done on
+ * pt_regs by code generated into the detour.
  *
  * A hit with post handlers needs the registers as the probed instruction
  * left them.  The detour's general way there runs the copy of that
  * instruction and builds a second struct pt_regs after it (opt.c).  When
  * the instruction reads and writes nothing but general registers and
- * the arithmetic flags, we do it here instead, on the pt_regs the detour
- * already saved: the post handlers run at once, in the same call, and the
- * detour goes on with the copy of the rest of the region.
+ * the arithmetic flags, the detour does it on the pt_regs it already
+ * saved instead, with code written here when the detour is built:
+ *
+ *   1. load the destination's and the source's pt_regs slots into RAX
+ *      and RCX;
+ *   2. run the instruction itself, its register fields pointed at RAX
+ *      and RCX (same opcode, operand size and immediate);
+ *   3. store RAX back into the destination's slot;
+ *   4. copy the arithmetic flags the instruction left into regs->flags;
+ *   5. set regs->ip to the instruction after it.
+ *
+ * Then x86_detour_post_template runs the post handlers and goes on with
+ * the copy of the rest of the region: no second struct pt_regs, no POPF
+ * in between, no choice among operations at run time.
  *
  * Only forms whose every effect we reproduce exactly are taken: MOV
  * between registers or from an immediate, and ADD, OR, AND, SUB, XOR,
  * CMP and TEST with a register or immediate source, 32 or 64 bits wide.
- * The operation itself is the CPU's (inline assembly), so the flags it
- * leaves, the ones the SDM calls undefined (AF after a logical operation)
- * included, are those the original instruction would have left; we copy
- * CF, PF, AF, ZF, SF and OF into regs->flags and nothing else.  None of
- * these operations reads a flag.  A 32-bit result clears the upper half
- * of its register, as on the CPU.  Anything else (memory operands, 8- and
- * 16-bit forms, ADC and SBB, prefixes other than REX) keeps the general
- * way.
- *
- * The hit runs this next to the rest of the hit path, in .kprobes.text
- * (never traced or probed), and picks the operation with one switch on
- * a code decoded once, when the detour is built.
+ * Because the operation is the original's own, the flags it leaves, the
+ * ones the SDM calls undefined (AF after a logical operation) included,
+ * are those the original would have left; step 4 copies CF, PF, AF, ZF,
+ * SF and OF and nothing else.  None of these operations reads a flag.
+ * MOV writes none, and does without steps 1 (for its destination) and 4;
+ * CMP and TEST write no register, and do without step 3.  A 32-bit
+ * result clears the upper half of RAX, as it would the original
+ * destination's, and step 3 stores the whole register.  When both
+ * operands are one register, RAX and RCX hold the same value, which
+ * gives the same result and flags.  Anything else (memory operands, 8-
+ * and 16-bit forms, ADC and SBB, prefixes other than REX) keeps the
+ * general way.
  */
 #include <linux/kprobes.h>
 #include <linux/stddef.h>
+#include <linux/unaligned.h>
 #include <asm/insn.h>
 #include <asm/processor-flags.h>
 
 #include "internal.h"
 
-/* The ALU group's /digit, and TEST. */
-#define REGOP_ADD	0
-#define REGOP_OR	1
-#define REGOP_AND	4
-#define REGOP_SUB	5
-#define REGOP_XOR	6
-#define REGOP_CMP	7
-#define REGOP_TEST	8
-
-/*
- * struct x86_regop's operations, one per operand size, so that a hit
- * picks the code to run with a single switch.  32-bit forms first, each
- * 64-bit one REGOP_WIDE after its 32-bit twin.
- */
-enum {
-	REGOP_MOV32 = X86_REGOP_NONE + 1,
-	REGOP_ADD32, REGOP_OR32, REGOP_AND32, REGOP_SUB32, REGOP_XOR32,
-	REGOP_CMP32, REGOP_TEST32,
-	REGOP_MOV64,
-	REGOP_ADD64, REGOP_OR64, REGOP_AND64, REGOP_SUB64, REGOP_XOR64,
-	REGOP_CMP64, REGOP_TEST64,
-};
-
-#define REGOP_WIDE	(REGOP_MOV64 - REGOP_MOV32)
-
-/* The 32-bit operation of each /digit (and TEST); 0 for ADC and SBB. */
-static const u8 alu_op32[REGOP_TEST + 1] = {
-	[REGOP_ADD] = REGOP_ADD32, [REGOP_OR] = REGOP_OR32,
-	[REGOP_AND] = REGOP_AND32, [REGOP_SUB] = REGOP_SUB32,
-	[REGOP_XOR] = REGOP_XOR32, [REGOP_CMP] = REGOP_CMP32,
-	[REGOP_TEST] = REGOP_TEST32,
-};
+/* The ALU group's /digit. */
+#define ALU_ADC		2
+#define ALU_SBB		3
+#define ALU_CMP		7
 
 #define REGOP_FLAGS	(X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | \
 			 X86_EFLAGS_ZF | X86_EFLAGS_SF | X86_EFLAGS_OF)
+
+/* The scratch registers' numbers in ModRM fields. */
+#define REG_RAX		0
+#define REG_RCX		1
+
+/* A ModRM byte for two registers. */
+#define MODRM_RR(reg, rm)	(0xc0 | (reg) << 3 | (rm))
+
+#define NO_SRC		0xff
 
 /* pt_regs offsets of the registers, in the encoding's order. */
 static const u8 gpr_offset[16] = {
@@ -81,123 +75,113 @@ static const u8 gpr_offset[16] = {
 	offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
 };
 
-/* The ALU operation of opcode @op in the 0x00-0x3f block, or -1. */
-static int alu_of_opcode(u8 op, bool *to_reg, bool *to_ax)
-{
-	int digit = op >> 3;
+/*
+ * One instruction the detour can do, as decoded: the pt_regs slots of
+ * its operands, what it does with them, and its opcode and ModRM with
+ * the register fields pointed at RAX (destination) and RCX (source).
+ */
+struct regop {
+	u8 opcode;
+	u8 modrm;		/* 0: the form has none */
+	u8 dst;
+	u8 src;			/* NO_SRC: an immediate */
+	bool alu;		/* reads its destination, sets the flags */
+	bool store;		/* writes its destination */
+};
 
-	/* ADC (2) and SBB (3) read CF; 0x?0/0x?2 are 8-bit forms. */
-	if (op >= 0x40 || !alu_op32[digit])
-		return -1;
-	*to_reg = (op & 7) == 3;	/* op reg, r/m */
-	*to_ax = (op & 7) == 5;		/* op eAX, imm32 */
-	if ((op & 7) != 1 && !*to_reg && !*to_ax)
-		return -1;
-	return digit;
-}
-
-/* Fill @op for "ALU @alu" with ModRM destination or source. */
-static bool decode_alu(struct x86_regop *op, int alu, u8 reg, u8 rm,
-		       bool to_reg)
+/* "op r/m, reg" (@to_reg false) or "op reg, r/m" on two registers. */
+static void regop_rr(struct regop *op, u8 reg, u8 rm, bool to_reg)
 {
-	op->op = alu_op32[alu];
 	op->dst = gpr_offset[to_reg ? reg : rm];
 	op->src = gpr_offset[to_reg ? rm : reg];
-	return true;
+	op->modrm = to_reg ? MODRM_RR(REG_RAX, REG_RCX) :
+			     MODRM_RR(REG_RCX, REG_RAX);
 }
 
-/* Fill @op for "ALU @alu" with an immediate source. */
-static bool decode_alu_imm(struct insn *insn, struct x86_regop *op,
-			   int alu, u8 dst)
+/* An immediate operation with a ModRM byte: /@digit on register @rm. */
+static void regop_ri(struct regop *op, u8 digit, u8 rm)
 {
-	op->op = alu_op32[alu];
-	op->dst = gpr_offset[dst];
-	op->src = X86_REGOP_IMM;
-	op->imm = insn->immediate.value;	/* sign-extended by the decoder */
-	return true;
+	op->dst = gpr_offset[rm];
+	op->src = NO_SRC;
+	op->modrm = MODRM_RR(digit, REG_RAX);
 }
 
 /* The forms with a ModRM byte; @reg and @rm are the full register numbers. */
-static bool decode_modrm(struct insn *insn, struct x86_regop *op, u8 opc,
-			 u8 reg, u8 rm)
+static bool decode_modrm(struct regop *op, u8 opc, u8 digit, u8 reg, u8 rm)
 {
-	bool to_reg, to_ax;
-	int alu;
-
+	op->alu = true;
+	op->store = true;
 	switch (opc) {
 	case 0x89:				/* MOV r/m, reg */
 	case 0x8b:				/* MOV reg, r/m */
-		op->op = REGOP_MOV32;
-		op->dst = gpr_offset[opc == 0x8b ? reg : rm];
-		op->src = gpr_offset[opc == 0x8b ? rm : reg];
+		op->alu = false;
+		regop_rr(op, reg, rm, opc == 0x8b);
 		return true;
 	case 0x85:				/* TEST r/m, reg */
-		return decode_alu(op, REGOP_TEST, reg, rm, false);
+		op->store = false;
+		regop_rr(op, reg, rm, false);
+		return true;
 	case 0x81:				/* ALU r/m, imm32 */
 	case 0x83:				/* ALU r/m, imm8 */
-		alu = X86_MODRM_REG(insn->modrm.bytes[0]);
-		if (!alu_op32[alu])
+		if (digit == ALU_ADC || digit == ALU_SBB)
 			return false;
-		return decode_alu_imm(insn, op, alu, rm);
-	case 0xc7:				/* MOV r/m, imm32 */
-		if (X86_MODRM_REG(insn->modrm.bytes[0]))
-			return false;
-		op->op = REGOP_MOV32;
-		op->dst = gpr_offset[rm];
-		op->src = X86_REGOP_IMM;
-		op->imm = insn->immediate.value;
+		op->store = digit != ALU_CMP;
+		regop_ri(op, digit, rm);
 		return true;
+	case 0xc7:				/* MOV r/m, imm32 (/0) */
+		op->alu = false;
+		regop_ri(op, 0, rm);
+		return digit == 0;
 	case 0xf7:				/* TEST r/m, imm32 (/0) */
-		if (X86_MODRM_REG(insn->modrm.bytes[0]))
-			return false;
-		return decode_alu_imm(insn, op, REGOP_TEST, rm);
+		op->store = false;
+		regop_ri(op, 0, rm);
+		return digit == 0;
 	}
-	alu = alu_of_opcode(opc, &to_reg, &to_ax);
-	if (alu < 0 || to_ax)
+	/* ALU r/m, reg (0x?1 and 0x?9) and ALU reg, r/m (0x?3 and 0x?b). */
+	if (opc >= 0x40 || ((opc & 7) != 1 && (opc & 7) != 3))
 		return false;
-	return decode_alu(op, alu, reg, rm, to_reg);
+	digit = opc >> 3;
+	if (digit == ALU_ADC || digit == ALU_SBB)
+		return false;
+	op->store = digit != ALU_CMP;
+	regop_rr(op, reg, rm, (opc & 7) == 3);
+	return true;
 }
 
-/* The forms without one: MOV reg, imm and ALU eAX, imm32. */
-static bool decode_short(struct insn *insn, struct x86_regop *op, u8 opc,
-			 u8 rex)
+/* The forms without one: MOV reg, imm and ALU/TEST eAX, imm32. */
+static bool decode_short(struct regop *op, u8 opc, u8 rex_b)
 {
-	u8 rex_b = X86_REX_B(rex) ? 8 : 0;
-	bool to_reg, to_ax;
-	int alu;
+	u8 digit = opc >> 3;
 
+	op->src = NO_SRC;
+	op->modrm = 0;
 	if (opc >= 0xb8 && opc <= 0xbf) {	/* MOV reg, imm32 / imm64 */
-		op->op = REGOP_MOV32;
+		op->opcode = 0xb8 + REG_RAX;
 		op->dst = gpr_offset[(opc & 7) | rex_b];
-		op->src = X86_REGOP_IMM;
-		op->imm = X86_REX_W(rex) ?
-			  (s64)((u32)insn->immediate1.value |
-				(u64)insn->immediate2.value << 32) :
-			  (u32)insn->immediate.value;
+		op->alu = false;
+		op->store = true;
 		return true;
 	}
-	if (opc == 0xa9)			/* TEST eAX, imm32 */
-		return decode_alu_imm(insn, op, REGOP_TEST, 0);
-	alu = alu_of_opcode(opc, &to_reg, &to_ax);
-	if (alu < 0 || !to_ax)
+	op->dst = gpr_offset[REG_RAX];
+	op->alu = true;
+	if (opc == 0xa9) {			/* TEST eAX, imm32 */
+		op->store = false;
+		return true;
+	}
+	if (opc >= 0x40 || (opc & 7) != 5 ||	/* ALU eAX, imm32 */
+	    digit == ALU_ADC || digit == ALU_SBB)
 		return false;
-	return decode_alu_imm(insn, op, alu, 0);
+	op->store = digit != ALU_CMP;
+	return true;
 }
 
-/**
- * x86_regop_decode - can a detour do this instruction in C?
- * @insn: the decoded instruction (64-bit mode)
- * @op: filled in when it can; @op->op is %X86_REGOP_NONE when it cannot
- *
- * Return: true when regop_run() reproduces every effect of @insn.
- */
-bool x86_regop_decode(struct insn *insn, struct x86_regop *op)
+/* Can the detour do @insn (64-bit mode)?  Then @op says how. */
+static bool regop_decode(struct insn *insn, struct regop *op)
 {
 	u8 opc = insn->opcode.bytes[0];
 	u8 rex = insn->rex_prefix.nbytes ? insn->rex_prefix.bytes[0] : 0;
 	u8 modrm, reg, rm;
 
-	memset(op, 0, sizeof(*op));
 	/*
 	 * REX alone: no operand-size, LOCK, REP or segment prefix, no VEX,
 	 * and no REX2, whose registers beyond R15 pt_regs does not have.
@@ -205,129 +189,115 @@ bool x86_regop_decode(struct insn *insn, struct x86_regop *op)
 	if (insn->prefixes.nbytes || insn->vex_prefix.nbytes ||
 	    insn_is_rex2(insn) || insn->opcode.nbytes != 1)
 		return false;
-	if (!insn->modrm.nbytes) {
-		if (!decode_short(insn, op, opc, rex))
-			goto none;
-		goto found;
-	}
+	op->opcode = opc;
+	if (!insn->modrm.nbytes)
+		return decode_short(op, opc, X86_REX_B(rex) ? 8 : 0);
 	modrm = insn->modrm.bytes[0];
 	if (X86_MODRM_MOD(modrm) != 3)		/* a memory operand */
-		goto none;
+		return false;
 	reg = X86_MODRM_REG(modrm) | (X86_REX_R(rex) ? 8 : 0);
 	rm = X86_MODRM_RM(modrm) | (X86_REX_B(rex) ? 8 : 0);
-	if (!decode_modrm(insn, op, opc, reg, rm))
-		goto none;
-found:
-	if (X86_REX_W(rex))
-		op->op += REGOP_WIDE;
-	return true;
-none:
-	memset(op, 0, sizeof(*op));
-	return false;
+	return decode_modrm(op, opc, X86_MODRM_REG(modrm), reg, rm);
 }
 
-/*
- * @mnemonic on the destination's value (of @type, the operand size) and
- * the source, the CPU's flags after it into @fl.  @store: the result goes
- * back to the destination; a 32-bit one is zero-extended to the whole
- * register, as on the CPU.
- */
-#define REGOP_ALU(mnemonic, type, store, dst, src, fl)			\
-	do {								\
-		unsigned long *__to = (dst);				\
-		type __d = *__to;					\
-									\
-		asm(mnemonic " %[s], %[d]\n\tpushf\n\tpop %[f]"		\
-		    : [d] "+r" (__d), [f] "=r" (fl)			\
-		    : [s] "r" ((type)(src)) : "cc");			\
-		if (store)						\
-			*__to = __d;					\
-	} while (0)
-
-/* Do @op on @regs, but for regs->ip. */
-static __always_inline void regop_run(const struct x86_regop *op,
-				      struct pt_regs *regs)
+/* MOV between RAX or RCX (@r) and the pt_regs slot at @off. */
+static u8 *emit_slot_mov(u8 *p, u8 opcode, u8 r, u8 off)
 {
-	unsigned long *dst = (unsigned long *)((u8 *)regs + op->dst);
-	unsigned long src, fl;
+	*p++ = 0x48;				/* REX.W */
+	*p++ = opcode;				/* 0x8b load, 0x89 store */
+	*p++ = 0x84 | r << 3;			/* [RSP + disp32] */
+	*p++ = 0x24;				/* SIB: base RSP, no index */
+	put_unaligned_le32(off, p);
+	return p + 4;
+}
 
-	src = op->src == X86_REGOP_IMM ? op->imm :
-	      *(unsigned long *)((u8 *)regs + op->src);
-	switch (op->op) {
-	case REGOP_MOV32:
-		*dst = (u32)src;
-		return;
-	case REGOP_MOV64:
-		*dst = src;
-		return;
-	case REGOP_ADD32:
-		REGOP_ALU("addl", u32, true, dst, src, fl);
-		break;
-	case REGOP_OR32:
-		REGOP_ALU("orl", u32, true, dst, src, fl);
-		break;
-	case REGOP_AND32:
-		REGOP_ALU("andl", u32, true, dst, src, fl);
-		break;
-	case REGOP_SUB32:
-		REGOP_ALU("subl", u32, true, dst, src, fl);
-		break;
-	case REGOP_XOR32:
-		REGOP_ALU("xorl", u32, true, dst, src, fl);
-		break;
-	case REGOP_CMP32:
-		REGOP_ALU("cmpl", u32, false, dst, src, fl);
-		break;
-	case REGOP_TEST32:
-		REGOP_ALU("testl", u32, false, dst, src, fl);
-		break;
-	case REGOP_ADD64:
-		REGOP_ALU("addq", u64, true, dst, src, fl);
-		break;
-	case REGOP_OR64:
-		REGOP_ALU("orq", u64, true, dst, src, fl);
-		break;
-	case REGOP_AND64:
-		REGOP_ALU("andq", u64, true, dst, src, fl);
-		break;
-	case REGOP_SUB64:
-		REGOP_ALU("subq", u64, true, dst, src, fl);
-		break;
-	case REGOP_XOR64:
-		REGOP_ALU("xorq", u64, true, dst, src, fl);
-		break;
-	case REGOP_CMP64:
-		REGOP_ALU("cmpq", u64, false, dst, src, fl);
-		break;
-	case REGOP_TEST64:
-		REGOP_ALU("testq", u64, false, dst, src, fl);
-		break;
-	default:
-		return;
-	}
-	regs->flags = (regs->flags & ~REGOP_FLAGS) | (fl & REGOP_FLAGS);
+#define emit_load(p, r, off)	emit_slot_mov(p, 0x8b, r, off)
+#define emit_store(p, r, off)	emit_slot_mov(p, 0x89, r, off)
+
+/* Step 2: @insn's own bytes, but for REX's register bits and its ModRM. */
+static u8 *emit_op(u8 *p, struct insn *insn, const struct regop *op)
+{
+	int imm = insn_offset_immediate(insn);
+
+	if (insn->rex_prefix.nbytes && X86_REX_W(insn->rex_prefix.bytes[0]))
+		*p++ = 0x48;			/* REX.W alone */
+	*p++ = op->opcode;
+	if (op->modrm)
+		*p++ = op->modrm;
+	memcpy(p, insn->kaddr + imm, insn->length - imm);
+	return p + insn->length - imm;
+}
+
+/* Step 4: regs->flags = (regs->flags & ~REGOP_FLAGS) | (RFLAGS & it). */
+static u8 *emit_flags(u8 *p)
+{
+	u8 off = offsetof(struct pt_regs, flags);
+
+	*p++ = 0x9c;				/* PUSHF */
+	*p++ = 0x58 + REG_RCX;			/* POP %rcx */
+	*p++ = 0x81;				/* AND $imm32, %ecx */
+	*p++ = MODRM_RR(4, REG_RCX);
+	put_unaligned_le32(REGOP_FLAGS, p);
+	p += 4;
+	*p++ = 0x48;				/* ANDQ $imm32, off(%rsp) */
+	*p++ = 0x81;
+	*p++ = 0xa4;
+	*p++ = 0x24;
+	put_unaligned_le32(off, p);
+	put_unaligned_le32((u32)~REGOP_FLAGS, p + 4);
+	p += 8;
+	*p++ = 0x48;				/* ORQ %rcx, off(%rsp) */
+	*p++ = 0x09;
+	*p++ = 0x84 | REG_RCX << 3;
+	*p++ = 0x24;
+	put_unaligned_le32(off, p);
+	return p + 4;
+}
+
+/* Step 5: MOVABS $next, %rax; MOV %rax, regs->ip. */
+static u8 *emit_ip(u8 *p, unsigned long next)
+{
+	*p++ = 0x48;
+	*p++ = 0xb8 + REG_RAX;
+	put_unaligned_le64(next, p);
+	return emit_store(p + 8, REG_RAX, offsetof(struct pt_regs, ip));
 }
 
 /**
- * arch_kprobe_detour_first_insn - do the region's first instruction in C
- * @site: an optimized site whose detour has called the core
- * @regs: the registers the detour saved
+ * x86_regop_emit - write the code that does an instruction on pt_regs
+ * @insn: the region's first instruction, decoded (64-bit mode)
+ * @next: the address of the instruction after it
+ * @buf: room for %X86_REGOP_MAX_CODE bytes
  *
- * For a hit with post handlers.  When this returns true, the detour's
- * verdict is %X86_DETOUR_REST (or IRET), which the detour of a site
- * whose first instruction x86_regop_decode() took has a way for
- * (link_rest_way() in opt.c).
+ * The code runs with the struct pt_regs of the detour at the stack
+ * pointer and may change RAX, RCX and the flags.
  *
- * Return: true when the instruction is done on @regs, regs->ip after it.
+ * Return: the length of the code, or 0 when @insn is not a form the
+ * detour can do this way.
  */
-bool __kprobes arch_kprobe_detour_first_insn(struct kprobe_site *site,
-					     struct pt_regs *regs)
+int x86_regop_emit(struct insn *insn, unsigned long next, u8 *buf)
 {
-	const struct arch_specific_insn *ai = &site->ainsn;
+	struct regop op;
+	u8 *p = buf;
 
-	if (ai->opt_op.op == X86_REGOP_NONE)
-		return false;
-	regop_run(&ai->opt_op, regs);
-	regs->ip = (unsigned long)site->addr + ai->len;
-	return true;
+	if (!regop_decode(insn, &op))
+		return 0;
+	/* 1. */
+	if (op.alu)
+		p = emit_load(p, REG_RAX, op.dst);
+	if (op.src != NO_SRC)
+		p = emit_load(p, REG_RCX, op.src);
+	/* 2. */
+	p = emit_op(p, insn, &op);
+	/* 3. */
+	if (op.store)
+		p = emit_store(p, REG_RAX, op.dst);
+	/* 4. */
+	if (op.alu)
+		p = emit_flags(p);
+	/* 5. */
+	p = emit_ip(p, next);
+	if (WARN_ON_ONCE(p - buf > X86_REGOP_MAX_CODE))
+		return 0;
+	return p - buf;
 }
