@@ -510,24 +510,15 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
 }
 
 /*
- * An optimized hit whose post handlers are to run.  Either the arch's
- * detour does the first instruction on @regs and calls
- * kprobe_site_hit_post_optimized() for step 3, the hit staying in
- * flight, frameless like step 1 (a fault in a post handler is handled as
- * one in a pre handler, frame or not), and preemption disabled until
- * then; or a frame stays open until the arch's detour comes back after
- * its copy of the instruction.
+ * An optimized hit whose post handlers are to run after the detour's
+ * copy of the first instruction: a frame stays open until the arch's
+ * detour comes back after it.
  */
 static nokprobe_inline enum kprobe_detour_verdict
 detour_post(struct kprobe_site *site, struct pt_regs *regs)
 {
 	struct kprobe_frame *f;
 
-	if (site->opt_first_on_regs) {
-		__this_cpu_write(current_kprobe, &kprobe_in_hit);
-		preempt_disable_notrace();
-		return KPROBE_DETOUR_FIRST;
-	}
 	frame_push_first(site);
 	f = frame_first();
 	f->status = KPROBE_HIT_SS;
@@ -598,6 +589,18 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 		goto out;
 	}
 	if (site_wants_post(site)) {
+		if (site->opt_first_on_regs) {
+			/*
+			 * The detour does the first instruction on @regs and
+			 * calls kprobe_site_hit_post_optimized() for step 3:
+			 * until then the hit stays in flight, frameless like
+			 * step 1 (a fault in a post handler is handled as one
+			 * in a pre handler, frame or not), and preemption
+			 * disabled.
+			 */
+			__this_cpu_write(current_kprobe, &kprobe_in_hit);
+			return KPROBE_DETOUR_FIRST;
+		}
 		verdict = detour_post(site, regs);
 		goto out;
 	}
@@ -615,9 +618,9 @@ out:
  *	pointer after it
  *
  * Step 3 of a hit that kprobe_site_hit_optimized() sent on with
- * %KPROBE_DETOUR_FIRST, on the same CPU (preemption is still disabled)
- * with interrupts as they were there: run the post handlers and end the
- * hit.
+ * %KPROBE_DETOUR_FIRST, on the same CPU (it left preemption disabled)
+ * with interrupts as they were there: run the post handlers, end the
+ * hit and enable preemption.
  *
  * Return: %KPROBE_DETOUR_REST to run the copy of the rest of the region,
  * or %KPROBE_DETOUR_RESUME when a post handler took regs->ip over.
