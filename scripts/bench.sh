@@ -27,7 +27,9 @@
 #                       batch each (the guest lists them; a kernel over
 #                       funcs_budget_s=120 at the pace of the count before
 #                       is not run)
-#   BENCH_SKIP_BUILD=1  reuse the kernels/initramfs built by a previous run
+#   BENCH_SKIP_BUILD=1  reuse the kernels, modules and test initramfs built
+#                       by a previous run (the bench initramfs is written
+#                       again: it carries this run's BENCH_MODARGS)
 #   BENCH_PREPARE_ONLY=1  build kernels, module and initramfs, boot nothing
 #                       (scripts/hit-trace.sh uses it)
 #   BENCH_FLAVORS=...   subset/order of "ours incumbent" (for debugging)
@@ -142,7 +144,13 @@ config_words() {
 main() {
 	local t0 run f
 	t0=$(date +%s)
-	[ "${BENCH_SKIP_BUILD:-0}" = 1 ] || prepare
+	if [ "${BENCH_SKIP_BUILD:-0}" = 1 ]; then
+		for f in "${FLAVORS[@]}"; do
+			build_initramfs "$f"
+		done
+	else
+		prepare
+	fi
 	[ "${BENCH_PREPARE_ONLY:-0}" = 1 ] && return
 	rm -rf "$LOGDIR"
 	mkdir -p "$LOGDIR" "$ROOT/out"
