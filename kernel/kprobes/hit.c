@@ -630,6 +630,8 @@ kprobe_site_hit_post_optimized(struct kprobe_site *site, struct pt_regs *regs)
 {
 	unsigned long next = instruction_pointer(regs);
 
+	/* kprobe_site_hit_optimized() left the hit on this CPU. */
+	lockdep_assert_preemption_disabled();
 	site_run_post(site, regs);
 	kprobe_running_end();
 	preempt_enable_notrace();
