@@ -58,14 +58,17 @@ const struct kprobe_site_kind kprobe_ftrace_site_kind = {
 };
 
 /* Set by ftrace_kill(): ftrace is broken, never call into it again. */
-bool kprobe_ftrace_dead;
+static bool kprobe_ftrace_dead;
 
 /**
  * kprobe_ftrace_kill - ftrace is shutting down after an internal error
  *
- * Called by ftrace_kill(), possibly in atomic context.  From now on the
- * handler ignores every call and sites are detached without asking
- * ftrace; probes on ftrace call sites can no longer be armed.
+ * Called by ftrace_kill(), possibly in atomic context.  From now on
+ * probes on ftrace call sites can no longer be armed, and sites are
+ * detached without asking ftrace: a detached site's fops is cleared,
+ * which is all the handler looks at.  A site still attached runs its
+ * probes for as long as ftrace calls the handler, as on a kernel whose
+ * ftrace is well.
  */
 void kprobe_ftrace_kill(void)
 {

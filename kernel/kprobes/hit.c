@@ -719,8 +719,7 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	bool redirected;
 	int bit;
 
-	if (unlikely(READ_ONCE(kprobe_ftrace_dead) || !regs ||
-		     !kprobe_fops_live(ops)))
+	if (unlikely(!regs || !kprobe_fops_live(ops)))
 		return;
 	/* Disables preemption too (an RCU-sched reader), until the unlock. */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
