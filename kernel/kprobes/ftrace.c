@@ -65,10 +65,10 @@ static bool kprobe_ftrace_dead;
  *
  * Called by ftrace_kill(), possibly in atomic context.  From now on
  * probes on ftrace call sites can no longer be armed, and sites are
- * detached without asking ftrace: a detached site's fops is cleared,
- * which is all the handler looks at.  A site still attached runs its
- * probes for as long as ftrace calls the handler, as on a kernel whose
- * ftrace is well.
+ * detached without asking ftrace: a detached site's fops is cleared, and
+ * the handler runs no probe of a site whose fops is not the ops it was
+ * called for.  A site still attached runs its probes for as long as
+ * ftrace calls the handler, as on a kernel whose ftrace is well.
  */
 void kprobe_ftrace_kill(void)
 {
