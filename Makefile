@@ -152,10 +152,12 @@ originality: pristine
 	@$(ORIGINALITY) --kernel-src build/linux-src
 
 # The numbers and names Documentation/trace/kprobes.rst quotes, against
-# the code (scripts/doc-check.py); the README's and the cover letter's
+# the code (scripts/doc-check.py); every store to kprobe_running() going
+# through its helpers (scripts/check-running.py); the README's and the cover letter's
 # figures, against the committed result pages (scripts/results.py).
 doc-check: pristine
 	@python3 $(S)/doc-check.py --kernel-src build/linux-src
+	@python3 $(S)/check-running.py
 	@RESULTS_DIR= python3 $(S)/results.py fill README.md --check
 	@RESULTS_DIR= python3 $(S)/results.py fill series/cover-letter.txt --check
 	@echo "doc-check: README.md and the cover letter take every figure from docs/results/"

@@ -128,8 +128,7 @@ static nokprobe_inline void frame_push_first(struct kprobe_site *site)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 
-	__this_cpu_write(current_kprobe, &kprobe_in_hit);
-	barrier();
+	kprobe_running_begin(&kprobe_in_hit);
 	kcb->depth = 1;
 	barrier();
 	kcb->frames[0].site = site;
@@ -149,7 +148,7 @@ static nokprobe_inline void frame_pop(struct kprobe_frame *f)
 	__this_cpu_dec(kprobe_ctlblk.depth);
 	barrier();
 	if (prev)
-		__this_cpu_write(current_kprobe, prev);
+		kprobe_running_set(prev);
 	else
 		kprobe_running_end();
 }
@@ -177,8 +176,7 @@ static nokprobe_inline void frame_pop_first(void)
  */
 static nokprobe_inline void hit_begin(void)
 {
-	__this_cpu_write(current_kprobe, &kprobe_in_hit);
-	barrier();
+	kprobe_running_begin(&kprobe_in_hit);
 }
 
 /*
@@ -190,7 +188,7 @@ static nokprobe_inline void hit_begin(void)
 static nokprobe_inline void hit_end_irqs_off(void)
 {
 	lockdep_assert_irqs_disabled();
-	__this_cpu_write(current_kprobe, NULL);
+	kprobe_running_set(NULL);
 	__this_cpu_inc(kprobe_hits_ended);
 }
 
@@ -263,7 +261,7 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 	p = READ_ONCE(site->solo);
 	if (likely(p)) {
 		hit_check(p, sizeof(*p));
-		__this_cpu_write(current_kprobe, p);
+		kprobe_running_set(p);
 		if (!p->pre_handler(p, regs))
 			return false;
 		site_pre_redirected(how, false);
@@ -284,7 +282,7 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 			}
 			frame_push_first(site);
 		}
-		__this_cpu_write(current_kprobe, p);
+		kprobe_running_set(p);
 		if (p->pre_handler(p, regs)) {
 			site_pre_redirected(how, kprobe_pre_is_jprobe(p));
 			return true;
@@ -302,7 +300,7 @@ static nokprobe_inline void site_run_post(struct kprobe_site *site,
 	if (likely(p)) {
 		if (p->post_handler) {
 			hit_check(p, sizeof(*p));
-			__this_cpu_write(current_kprobe, p);
+			kprobe_running_set(p);
 			p->post_handler(p, regs, 0);
 		}
 		return;
@@ -311,7 +309,7 @@ static nokprobe_inline void site_run_post(struct kprobe_site *site,
 		hit_check(p, sizeof(*p));
 		if (kprobe_disabled(p) || !p->post_handler)
 			continue;
-		__this_cpu_write(current_kprobe, p);
+		kprobe_running_set(p);
 		p->post_handler(p, regs, 0);
 	}
 }
@@ -377,7 +375,7 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 		if (post)
 			way = KPROBE_STEP_BACK;
 	}
-	__this_cpu_write(current_kprobe, &kprobe_in_hit);
+	kprobe_running_set(&kprobe_in_hit);
 	if (!arch_kprobe_step(site, regs, f, way))
 		return false;	/* finished when the arch's copy comes back */
 	/* The instruction is over: step 3 now, skipping the walk if no use. */
@@ -598,7 +596,7 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 			 * in a pre handler, frame or not), and preemption
 			 * disabled.
 			 */
-			__this_cpu_write(current_kprobe, &kprobe_in_hit);
+			kprobe_running_set(&kprobe_in_hit);
 			return KPROBE_DETOUR_FIRST;
 		}
 		verdict = detour_post(site, regs);
@@ -838,7 +836,7 @@ NOKPROBE_SYMBOL(kprobe_fault_in_handler);
 void kprobe_busy_begin(void)
 {
 	preempt_disable();
-	__this_cpu_write(current_kprobe, &kprobe_busy);
+	kprobe_running_begin(&kprobe_busy);
 }
 EXPORT_SYMBOL_GPL(kprobe_busy_begin);
 NOKPROBE_SYMBOL(kprobe_busy_begin);

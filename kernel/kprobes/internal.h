@@ -96,6 +96,40 @@ void kprobe_hits_quiesce(void);
 DECLARE_PER_CPU(unsigned long, kprobe_hits_ended);
 
 /*
+ * The writes of kprobe_running() go through the three helpers below and
+ * nowhere else (scripts/check-running.py fails the build check on any
+ * other): the order of the accesses around the first one is what makes a
+ * hit visible to kprobe_hits_quiesce().
+ */
+
+/*
+ * Start this CPU's outermost hit, return handler or busy section, which
+ * is in flight for kprobe_hits_quiesce() from here on: mark the CPU, then
+ * read what the section uses (site, probes, a pool's probe).  A plain
+ * per-CPU store may be sunk by the compiler below later loads, even
+ * READ_ONCE() ones: the barrier keeps it first.  Across CPUs the order is
+ * kept by the round trip of kprobe_hits_quiesce() (an interrupt of its own,
+ * or the full barrier of a CPU's way out of an idle or user-space state).
+ */
+static __always_inline void kprobe_running_begin(struct kprobe *p)
+{
+	__this_cpu_write(current_kprobe, p);
+	/* Pairs with kprobe_hits_quiesce()'s round trip; see above. */
+	barrier();
+}
+
+/*
+ * Inside a section kprobe_running_begin() started: say whose handler runs
+ * now (@p), or that none does (a marker).  The section stays in flight
+ * whatever the order, so no barrier.  NULL only where the caller ends the
+ * section itself, with interrupts off (hit.c).
+ */
+static __always_inline void kprobe_running_set(struct kprobe *p)
+{
+	__this_cpu_write(current_kprobe, p);
+}
+
+/*
  * End this CPU's outermost hit, return handler or busy section.  Whoever
  * reads either store after the change also sees every access the
  * handlers made, and may free what they used: see kprobe_hits_quiesce().

@@ -168,7 +168,7 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 
 	/* 1. Busy first: probes hit from here on leave the chain alone. */
 	preempt_disable();
-	__this_cpu_write(current_kprobe, &kretprobe_busy);
+	kprobe_running_begin(&kretprobe_busy);
 
 	/* 2. Find our instance; deeper, stale ones are given back. */
 	for (;;) {
@@ -190,7 +190,7 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	instruction_pointer_set(regs, ret);
 	rp = get_kretprobe(ri);
 	if (rp && rp->handler && !kprobe_disabled(&rp->kp)) {
-		__this_cpu_write(current_kprobe, &rp->kp);
+		kprobe_running_set(&rp->kp);
 		rp->handler(ri, regs);
 	}
 
@@ -257,7 +257,7 @@ void kprobe_flush_task(struct task_struct *tk)
 	preempt_disable();
 	outer = kprobe_running();
 	if (!outer)
-		__this_cpu_write(current_kprobe, &kretprobe_busy);
+		kprobe_running_begin(&kretprobe_busy);
 	llist_for_each_entry_safe(ri, tmp, node, llist)
 		instance_put(ri);
 	if (!outer)
