@@ -32,6 +32,13 @@
  *   and with CONFIG_UPROBES:
  *	KPROBE_USER_INSN_MAX	the longest user-space instruction, in bytes
  *   and optionally:
+ *	struct arch_kprobe_hit_state
+ *				what the arch keeps for one hit from
+ *				arch_kprobe_step() to the end of the step
+ *				(the caller's interrupt mask, say), in
+ *				&kprobe_frame.arch; defined together with
+ *				"#define arch_kprobe_hit_state
+ *				arch_kprobe_hit_state".  Default: one word
  *	KPROBE_PERCPU_STORE_RELEASES
  *				defined where a this_cpu_write() placed after
  *				a compiler barrier is ordered after every
@@ -65,18 +72,31 @@ struct kprobe_site_kind;
 /* Nested hits one CPU can track: task, handler, NMI, handler in NMI. */
 #define KPROBE_MAX_NESTING	4
 
+#ifndef arch_kprobe_hit_state
+/**
+ * struct arch_kprobe_hit_state - the arch's part of one hit, by default
+ * @word: what an architecture that keeps no more than one word needs
+ */
+struct arch_kprobe_hit_state {
+	unsigned long word;
+};
+#endif
+
 /**
  * struct kprobe_frame - one probe hit being processed on a CPU
  * @site: the site that was hit
  * @prev: kprobe_running() before this hit, restored when it ends
- * @arch_saved: scratch for the architecture (x86: the interrupt flag)
+ * @arch: the architecture's state for the hit: written by
+ *	arch_kprobe_step() before it sends the CPU to a copy that comes
+ *	back, read by the arch when the copy is done or faulted; the core
+ *	never looks at it
  * @status: one of KPROBE_HIT_ACTIVE, _HIT_SS, _REENTER, _HIT_SSDONE,
  *	_HIT_JPROBE
  */
 struct kprobe_frame {
 	struct kprobe_site *site;
 	struct kprobe *prev;
-	unsigned long arch_saved;
+	struct arch_kprobe_hit_state arch;
 	unsigned int status;
 };
 

@@ -107,7 +107,7 @@ frame_push(struct kprobe_site *site, unsigned int status)
 	barrier();
 	f->site = site;
 	f->prev = kprobe_running();
-	f->status = status;	/* arch_saved: the arch sets it before use */
+	f->status = status;	/* arch: the arch sets it before use */
 	return f;
 }
 

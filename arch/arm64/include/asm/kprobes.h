@@ -20,6 +20,15 @@ struct arch_specific_insn;
 
 typedef u32 kprobe_opcode_t;
 
+/**
+ * struct arch_kprobe_hit_state - arm64's part of one hit in progress
+ * @daif: the caller's DAIF bits of PSTATE, all set while the copy runs
+ */
+struct arch_kprobe_hit_state {
+	u64 daif;
+};
+#define arch_kprobe_hit_state arch_kprobe_hit_state
+
 /* Carries out a PC-relative instruction; @addr is where it really lives. */
 typedef void (*kprobe_simulate_t)(u32 insn, unsigned long addr,
 				  struct pt_regs *regs);

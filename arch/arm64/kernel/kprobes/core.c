@@ -110,7 +110,7 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 		ai->simulate(ai->insn, (unsigned long)site->addr, regs);
 		return true;
 	}
-	frame->arch_saved = regs->pstate & DAIF_MASK;
+	frame->arch.daif = regs->pstate & DAIF_MASK;
 	regs->pstate |= DAIF_MASK;
 	instruction_pointer_set(regs, (unsigned long)ai->slot);
 	return false;
@@ -120,7 +120,7 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 static nokprobe_inline void restore_daif(struct kprobe_frame *f,
 					 struct pt_regs *regs)
 {
-	regs->pstate = (regs->pstate & ~DAIF_MASK) | f->arch_saved;
+	regs->pstate = (regs->pstate & ~DAIF_MASK) | f->arch.daif;
 }
 
 /*

@@ -19,6 +19,16 @@ struct pt_regs;
 /* The unit of text: instructions are 2 or 4 bytes, 2-byte aligned. */
 typedef u32 kprobe_opcode_t;
 
+/**
+ * struct arch_kprobe_hit_state - RISC-V's part of one hit in progress
+ * @spie: the caller's SR_SPIE, clear while the copy runs, so that the
+ *	copy starts with interrupts off
+ */
+struct arch_kprobe_hit_state {
+	unsigned long spie;
+};
+#define arch_kprobe_hit_state arch_kprobe_hit_state
+
 /* Carries out an instruction that uses the PC; @addr is where it lives. */
 typedef void (*kprobe_simulate_t)(u32 insn, unsigned long addr,
 				  struct pt_regs *regs);

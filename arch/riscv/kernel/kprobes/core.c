@@ -109,7 +109,7 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 		ai->simulate(ai->insn, (unsigned long)site->addr, regs);
 		return true;
 	}
-	frame->arch_saved = regs->status & SR_SPIE;
+	frame->arch.spie = regs->status & SR_SPIE;
 	regs->status &= ~SR_SPIE;
 	instruction_pointer_set(regs, (unsigned long)ai->slot);
 	return false;
@@ -132,7 +132,7 @@ static nokprobe_inline bool finish_step(struct kprobe_frame *f,
 		return false;
 	if (!f->site->ainsn.slot || pc != slot_end(f))
 		return false;
-	regs->status |= f->arch_saved;
+	regs->status |= f->arch.spie;
 	instruction_pointer_set(regs, (unsigned long)f->site->addr +
 				      f->site->ainsn.len);
 	kprobe_step_done(f, regs);
@@ -195,7 +195,7 @@ bool __kprobes kprobe_single_step_handler(struct pt_regs *regs)
  */
 static void rewind_step(struct kprobe_frame *f, struct pt_regs *regs)
 {
-	regs->status |= f->arch_saved;
+	regs->status |= f->arch.spie;
 	instruction_pointer_set(regs, (unsigned long)f->site->addr);
 	kprobe_frame_abort(f);
 }

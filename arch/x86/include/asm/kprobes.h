@@ -20,6 +20,15 @@ struct arch_specific_insn;
 
 typedef u8 kprobe_opcode_t;
 
+/**
+ * struct arch_kprobe_hit_state - x86's part of one hit in progress
+ * @caller_if: the caller's X86_EFLAGS_IF, which the copy runs without
+ */
+struct arch_kprobe_hit_state {
+	unsigned long caller_if;
+};
+#define arch_kprobe_hit_state arch_kprobe_hit_state
+
 /* Emulates the probed instruction; @addr is where it really lives. */
 typedef void (*kprobe_emulate_t)(const struct arch_specific_insn *ai,
 				 struct pt_regs *regs, unsigned long addr);

@@ -96,7 +96,7 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 	/* The same, with a stop after the first instruction (opt.c). */
 	if (way == KPROBE_STEP_DETOUR_BACK) {
 		regs->flags &= ~X86_EFLAGS_IF;
-		frame->arch_saved = caller_if;
+		frame->arch.caller_if = caller_if;
 		regs->ip = (unsigned long)ai->detour + ai->opt_step;
 		return false;
 	}
@@ -105,7 +105,7 @@ bool __kprobes arch_kprobe_step(struct kprobe_site *site,
 		return true;
 	}
 	regs->flags &= ~X86_EFLAGS_IF;
-	frame->arch_saved = caller_if;
+	frame->arch.caller_if = caller_if;
 	regs->ip = (unsigned long)ai->slot + KPROBE_SLOT_STEP;
 	return false;
 }
@@ -121,7 +121,7 @@ static nokprobe_inline void step_came_back(struct kprobe_frame *f,
 	const struct arch_specific_insn *ai = &f->site->ainsn;
 
 	regs->ip = (unsigned long)f->site->addr + ai->len;
-	regs->flags |= f->arch_saved;
+	regs->flags |= f->arch.caller_if;
 	kprobe_step_done(f, regs);
 }
 
@@ -143,7 +143,7 @@ static nokprobe_inline void step_came_back(struct kprobe_frame *f,
 __visible void __kprobes x86_kprobe_step_return(struct pt_regs *regs)
 {
 	struct kprobe_frame *f = kprobe_top_frame();
-	unsigned long caller_if = f->arch_saved;
+	unsigned long caller_if = f->arch.caller_if;
 
 	if (caller_if)
 		lockdep_hardirqs_off(_THIS_IP_);
@@ -289,7 +289,7 @@ NOKPROBE_SYMBOL(in_step_copy);
 static void rewind_step(struct kprobe_frame *f, struct pt_regs *regs)
 {
 	regs->ip = (unsigned long)f->site->addr;
-	regs->flags |= f->arch_saved;
+	regs->flags |= f->arch.caller_if;
 	kprobe_frame_abort(f);
 }
 
