@@ -39,6 +39,11 @@
  *				&kprobe_frame.arch; defined together with
  *				"#define arch_kprobe_hit_state
  *				arch_kprobe_hit_state".  Default: one word
+ *	KPROBE_MAX_NESTING	the most hits one CPU may have in progress at
+ *				once: a hit, one in its handlers, and as
+ *				many again for each level of NMI-like entry
+ *				that can interrupt them (powerpc: system
+ *				reset, machine check, soft-NMI).  Default: 4
  *	KPROBE_PERCPU_STORE_RELEASES
  *				defined where a this_cpu_write() placed after
  *				a compiler barrier is ordered after every
@@ -69,8 +74,14 @@ struct kprobe_site_kind;
 #define KPROBE_HIT_SSDONE	0x00000008	/* post handlers running */
 #define KPROBE_HIT_JPROBE	0x00000010	/* a jprobe's mirror runs */
 
-/* Nested hits one CPU can track: task, handler, NMI, handler in NMI. */
+/*
+ * Nested hits one CPU can track.  The default counts task context, a
+ * handler, an NMI and a handler in the NMI; an architecture with more
+ * levels of entry that interrupts with interrupts masked defines more.
+ */
+#ifndef KPROBE_MAX_NESTING
 #define KPROBE_MAX_NESTING	4
+#endif
 
 #ifndef arch_kprobe_hit_state
 /**

@@ -29,6 +29,16 @@ struct arch_kprobe_hit_state {
 };
 #define arch_kprobe_hit_state arch_kprobe_hit_state
 
+/*
+ * Hits one CPU may have in progress: the generic count knows task
+ * context and one NMI.  arm64 has a pseudo-NMI (GIC priority masking)
+ * and SDEI events, delivered by firmware whatever PSTATE masks, whose
+ * critical priority preempts the normal one: four levels, each of which
+ * may interrupt the one before while a hit or a hit in its handler is
+ * open.
+ */
+#define KPROBE_MAX_NESTING	8
+
 /* Carries out a PC-relative instruction; @addr is where it really lives. */
 typedef void (*kprobe_simulate_t)(u32 insn, unsigned long addr,
 				  struct pt_regs *regs);
