@@ -32,8 +32,9 @@
  *   walks its probes with list_for_each_entry_rcu(), taking no lock: it
  *   runs in exception context with interrupts off, which RCU treats as a
  *   read-side critical section.  No task is ever scheduled away inside an
- *   out-of-line copy either (the arch keeps interrupts off there, or, on
- *   kernels without preemption, an interrupt cannot schedule).  So once
+ *   out-of-line copy either (the arch keeps interrupts off there, or at
+ *   least preemption, as kprobes_arch.h asks of arch_kprobe_step(); on
+ *   kernels without preemption an interrupt cannot schedule).  So once
  *   a site is disarmed and unlinked, one synchronize_rcu() guarantees
  *   that no CPU still looks it up, runs one of its handlers or executes
  *   in its slot.
