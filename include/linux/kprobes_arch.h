@@ -44,6 +44,11 @@
  *				many again for each level of NMI-like entry
  *				that can interrupt them (powerpc: system
  *				reset, machine check, soft-NMI).  Default: 4
+ *	KPROBE_JPROBE_STACK_BYTES
+ *				the most bytes of stack a jprobe's hit saves
+ *				for its mirror to clobber and restores after
+ *				it (see arch_jprobe_stack_region()).
+ *				Default: 128, a return address and 15 words
  *	KPROBE_PERCPU_STORE_RELEASES
  *				defined where a this_cpu_write() placed after
  *				a compiler barrier is ordered after every
@@ -51,8 +56,12 @@
  *				the end of a hit is then two plain per-CPU
  *				stores
  *
- * 2. The arch implements every arch_*() hook declared below: there are
- *    no weak defaults.
+ * 2. The arch implements every arch_*() hook declared below by a
+ *    prototype: those are required, and there are no weak defaults.
+ *    The hooks of the block "Hooks the architecture may provide" are
+ *    optional: each has a default, which an architecture replaces by
+ *    defining its own in <asm/kprobes.h>, followed by "#define <hook>
+ *    <hook>".
  *
  * 3. The core provides the services at the end for the arch's trap,
  *    trampoline and detour code.
@@ -62,6 +71,8 @@
  * Lookups and hits never take a lock.
  */
 #include <linux/kprobes.h>
+#include <linux/minmax.h>
+#include <linux/ptrace.h>
 
 #ifdef CONFIG_KPROBES
 
@@ -81,6 +92,11 @@ struct kprobe_site_kind;
  */
 #ifndef KPROBE_MAX_NESTING
 #define KPROBE_MAX_NESTING	4
+#endif
+
+/* Stack a jprobe's hit saves for its mirror (see the top). */
+#ifndef KPROBE_JPROBE_STACK_BYTES
+#define KPROBE_JPROBE_STACK_BYTES	128
 #endif
 
 #ifndef arch_kprobe_hit_state
@@ -297,7 +313,9 @@ enum kprobe_step_way {
  *				through kprobe_add_area_blacklist(); called
  *				without the kprobe mutex, which that takes
  * arch_jprobe_stack_room()	bytes that may be read from @sp up to the
- *				end of the stack it lies on; any context
+ *				end of the stack it lies on; any context.
+ *				Used only by the default of
+ *				arch_jprobe_stack_region()
  * arch_alloc_kprobe_slot_page() one page for slots (or detours), mapped
  *				read-only and executable, reachable from
  *				the text the arch's slots jump back to
@@ -347,6 +365,59 @@ int arch_populate_kprobe_blacklist(void);
 unsigned long arch_jprobe_stack_room(unsigned long sp);
 void *arch_alloc_kprobe_slot_page(void);
 void arch_free_kprobe_slot_page(void *page);
+
+/*
+ * Hooks the architecture may provide (see 2. at the top).  An
+ * architecture's own version runs in the same context as the default's
+ * caller, and is NOKPROBE_SYMBOL() when it is not inlined.
+ *
+ * arch_jprobe_mirror_entry()	the address of the first instruction of
+ *				the jprobe mirror function @entry.  Default:
+ *				@entry (ppc64 ELFv1 and parisc64 read it
+ *				from the function descriptor @entry points
+ *				to).  Registration, no lock needed
+ * arch_jprobe_enter_mirror()	point the hit's @regs at the mirror
+ *				@entry.  Default: set the instruction
+ *				pointer to arch_jprobe_mirror_entry() (ppc64
+ *				ELFv2 also loads r12 with it, which the
+ *				mirror's global entry computes its TOC
+ *				from).  Handler context
+ * arch_jprobe_stack_region()	the bytes of stack, from the hit's stack
+ *				pointer @sp, that the mirror may change and
+ *				the probed function may still read (its
+ *				stack arguments): the first at *@start, their
+ *				number returned, at most
+ *				KPROBE_JPROBE_STACK_BYTES.  Default: from @sp
+ *				up, as far as arch_jprobe_stack_room() says
+ *				(parisc's stack grows up, the region lies
+ *				below @sp; sparc64's stack pointer is biased,
+ *				with a register window save area above it).
+ *				Handler context
+ */
+#ifndef arch_jprobe_mirror_entry
+static __always_inline unsigned long arch_jprobe_mirror_entry(void *entry)
+{
+	return (unsigned long)entry;
+}
+#endif
+
+#ifndef arch_jprobe_enter_mirror
+static __always_inline void arch_jprobe_enter_mirror(struct pt_regs *regs,
+						     void *entry)
+{
+	instruction_pointer_set(regs, arch_jprobe_mirror_entry(entry));
+}
+#endif
+
+#ifndef arch_jprobe_stack_region
+static __always_inline unsigned long
+arch_jprobe_stack_region(unsigned long sp, unsigned long *start)
+{
+	*start = sp;
+	return min_t(unsigned long, arch_jprobe_stack_room(sp),
+		     KPROBE_JPROBE_STACK_BYTES);
+}
+#endif
 
 /*
  * Hooks the architecture provides: jump optimization (CONFIG_OPTPROBES).

@@ -42,14 +42,17 @@
 
 #include "internal.h"
 
-/* Bytes of stack saved for the mirror: return address plus 15 words. */
-#define JPROBE_STACK_BYTES	128
-
+/*
+ * What a hit saves for its mirror: the registers, the stack pointer, and
+ * @len bytes of stack from @start, the region the architecture says the
+ * mirror may change (arch_jprobe_stack_region()).
+ */
 struct jprobe_save {
 	struct pt_regs regs;
 	unsigned long sp;
+	unsigned long start;
 	unsigned long len;
-	unsigned long stack[JPROBE_STACK_BYTES / sizeof(long)];
+	unsigned long stack[KPROBE_JPROBE_STACK_BYTES / sizeof(long)];
 };
 
 static DEFINE_PER_CPU(struct jprobe_save, jprobe_save);
@@ -80,17 +83,40 @@ int jprobe_divert(struct kprobe *p, struct pt_regs *regs)
 	/* 1. Save what the mirror may change; pause the hit; divert. */
 	s->regs = *regs;
 	s->sp = kernel_stack_pointer(regs);
-	s->len = min_t(unsigned long, arch_jprobe_stack_room(s->sp),
-		       JPROBE_STACK_BYTES);
-	jprobe_copy_words(s->stack, (unsigned long *)s->sp, s->len);
+	s->len = min_t(unsigned long,
+		       arch_jprobe_stack_region(s->sp, &s->start),
+		       sizeof(s->stack));
+	jprobe_copy_words(s->stack, (unsigned long *)s->start, s->len);
 
 	f->status = KPROBE_HIT_JPROBE;
 	preempt_disable();
-	instruction_pointer_set(regs, (unsigned long)jp->entry);
+	arch_jprobe_enter_mirror(regs, jp->entry);
 	return 1;
 }
 
 NOKPROBE_SYMBOL(jprobe_divert);
+
+/*
+ * The frames the mirror leaves when, at stack pointer @sp, it calls
+ * jprobe_return(): between @sp and the hit's stack pointer, below it
+ * where the stack grows down, above it where it grows up (parisc).
+ * They are abandoned without running their epilogues, so their KASAN
+ * redzones are cleared.  Return: false when @sp is on the wrong side.
+ */
+static bool jprobe_abandon_frames(struct jprobe_save *s, unsigned long sp)
+{
+	bool up = IS_ENABLED(CONFIG_STACK_GROWSUP);
+
+	if (up ? sp < s->sp : sp > s->sp)
+		return false;
+	if (up)
+		kasan_unpoison_range((void *)s->sp, sp - s->sp);
+	else
+		kasan_unpoison_range((void *)sp, s->sp - sp);
+	return true;
+}
+
+NOKPROBE_SYMBOL(jprobe_abandon_frames);
 
 /**
  * kprobe_jprobe_stack_pointer - where jprobe_return() may move the stack
@@ -110,9 +136,9 @@ unsigned long kprobe_jprobe_stack_pointer(unsigned long sp)
 	struct jprobe_save *s = this_cpu_ptr(&jprobe_save);
 	struct kprobe_frame *f = kprobe_top_frame();
 
-	if (!f || f->status != KPROBE_HIT_JPROBE || sp > s->sp)
+	if (!f || f->status != KPROBE_HIT_JPROBE ||
+	    !jprobe_abandon_frames(s, sp))
 		return 0;
-	kasan_unpoison_range((void *)sp, s->sp - sp);
 	return s->sp;
 }
 
@@ -136,16 +162,14 @@ bool kprobe_jprobe_return(struct pt_regs *regs)
 
 	if (!f || f->status != KPROBE_HIT_JPROBE)
 		return false;
-	if (WARN_ON_ONCE(sp > s->sp))
-		return false;
 
 	/*
-	 * 3. The mirror's frames, between @sp and the saved stack pointer,
-	 * are abandoned without running their epilogues: clear their KASAN
-	 * redzones, then put back the stack and the registers.
+	 * 3. Drop the mirror's frames, then put back the stack and the
+	 * registers.
 	 */
-	kasan_unpoison_range((void *)sp, s->sp - sp);
-	jprobe_copy_words((unsigned long *)s->sp, s->stack, s->len);
+	if (WARN_ON_ONCE(!jprobe_abandon_frames(s, sp)))
+		return false;
+	jprobe_copy_words((unsigned long *)s->start, s->stack, s->len);
 	*regs = s->regs;
 	preempt_enable_no_resched();
 
@@ -173,7 +197,8 @@ static bool jprobe_entry_ok(void *entry)
 	unsigned long size, off;
 
 	return entry &&
-	       kallsyms_lookup_size_offset((unsigned long)entry, &size, &off) &&
+	       kallsyms_lookup_size_offset(arch_jprobe_mirror_entry(entry),
+					   &size, &off) &&
 	       !off;
 }
 
