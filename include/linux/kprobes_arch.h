@@ -393,6 +393,12 @@ void arch_free_kprobe_slot_page(void *page);
  *				below @sp; sparc64's stack pointer is biased,
  *				with a register window save area above it).
  *				Handler context
+ * arch_kprobe_opt_post_way()	does every detour have the second way
+ *				through its region, the one for hits with
+ *				post handlers (see the jump optimization
+ *				hooks)?  Default: false, and the core then
+ *				optimizes no site with a post handler, as
+ *				the stock kernel does not.  Any context
  */
 #ifndef arch_jprobe_mirror_entry
 static __always_inline unsigned long arch_jprobe_mirror_entry(void *entry)
@@ -416,6 +422,13 @@ arch_jprobe_stack_region(unsigned long sp, unsigned long *start)
 	*start = sp;
 	return min_t(unsigned long, arch_jprobe_stack_room(sp),
 		     KPROBE_JPROBE_STACK_BYTES);
+}
+#endif
+
+#ifndef arch_kprobe_opt_post_way
+static __always_inline bool arch_kprobe_opt_post_way(void)
+{
+	return false;
 }
 #endif
 
@@ -458,7 +471,10 @@ arch_jprobe_stack_region(unsigned long sp, unsigned long *start)
  * second way through its region, for hits with post handlers: the copy
  * of the first instruction, then a call that gives the hit back to the
  * arch, which finishes it with kprobe_step_done(), then the copy of the
- * rest of the region.
+ * rest of the region.  Only where arch_kprobe_opt_post_way() says so:
+ * elsewhere a site with a post handler keeps its breakpoint, and the
+ * way back after the first instruction (%KPROBE_STEP_DETOUR_BACK,
+ * %KPROBE_DETOUR_STEP, %KPROBE_DETOUR_FIRST) is never asked for.
  */
 int arch_prepare_kprobe_opt(struct kprobe_site *site);
 void arch_release_kprobe_opt(struct kprobe_site *site);

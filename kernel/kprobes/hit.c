@@ -357,10 +357,12 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 		/*
 		 * The CPU leaves through the detour's copy of the region (see
 		 * opt.c), coming back after its first instruction when post
-		 * handlers are to run.
+		 * handlers are to run.  An arch whose detours cannot do that
+		 * (arch_kprobe_opt_post_way()) skips those of a probe added
+		 * since the site was optimized, until the jump is taken out.
 		 */
 		way = KPROBE_STEP_DETOUR;
-		if (post) {
+		if (post && arch_kprobe_opt_post_way()) {
 			f->status = KPROBE_HIT_SS;
 			way = KPROBE_STEP_DETOUR_BACK;
 		} else if (!nested) {
@@ -586,7 +588,7 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 		verdict = KPROBE_DETOUR_RESUME;
 		goto out;
 	}
-	if (site_wants_post(site)) {
+	if (arch_kprobe_opt_post_way() && site_wants_post(site)) {
 		if (site->opt_first_on_regs) {
 			/*
 			 * The detour does the first instruction on @regs and

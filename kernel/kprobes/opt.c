@@ -10,7 +10,10 @@
  * way: it saves the registers again after the copy of the first
  * instruction and hands them to the arch, which runs the post handlers
  * as after an out-of-line copy (%KPROBE_STEP_DETOUR_BACK), and then runs
- * the copy of the rest.  The stock kernel never optimizes such probes.
+ * the copy of the rest.  The stock kernel never optimizes such probes,
+ * nor does an architecture whose detours lack that second way
+ * (arch_kprobe_opt_post_way()): a site with a post handler keeps its
+ * breakpoint there.
  *
  * A site qualifies when the arch accepts its region (arch_prepare_kprobe_
  * opt() checks the code around it), no other probe sits in the region,
@@ -83,6 +86,8 @@ static bool site_wants_jump_locked(struct kprobe_site *site)
 	lockdep_assert_held(&kprobe_mutex);
 	if (!opt_enabled || site->opt_refused || !site->kind->optimizable ||
 	    !kprobe_site_wants_armed_locked(site))
+		return false;
+	if (site->nr_post && !arch_kprobe_opt_post_way())
 		return false;
 	list_for_each_entry(p, &site->probes, list) {
 		if (kprobe_is_jprobe(p))
