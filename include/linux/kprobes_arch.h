@@ -399,6 +399,21 @@ void arch_free_kprobe_slot_page(void *page);
  *				hooks)?  Default: false, and the core then
  *				optimizes no site with a post handler, as
  *				the stock kernel does not.  Any context
+ * arch_kprobe_ftrace_pre_ip()	the instruction pointer the pre handlers
+ *				of a hit through ftrace see, for the ftrace
+ *				call site @ip (CONFIG_KPROBES_ON_FTRACE).
+ *				Default: @ip + KPROBE_BREAKPOINT_SIZE, what
+ *				a breakpoint at the call would show them.
+ *				Where the call is not the probed function
+ *				entry (arm64's patchable-function-entry
+ *				puts it after the NOP that ftrace's own
+ *				sequence begins with), the arch says what
+ *				its breakpoint path would show.  Any context
+ * arch_kprobe_ftrace_next_ip()	where the function goes on once the call
+ *				to ftrace at @ip is over, as the post
+ *				handlers see it and as a jprobe's hit
+ *				resumes.  Default: @ip + MCOUNT_INSN_SIZE.
+ *				Any context
  */
 #ifndef arch_jprobe_mirror_entry
 static __always_inline unsigned long arch_jprobe_mirror_entry(void *entry)
@@ -429,6 +444,21 @@ arch_jprobe_stack_region(unsigned long sp, unsigned long *start)
 static __always_inline bool arch_kprobe_opt_post_way(void)
 {
 	return false;
+}
+#endif
+
+#ifndef arch_kprobe_ftrace_pre_ip
+static __always_inline unsigned long arch_kprobe_ftrace_pre_ip(unsigned long ip)
+{
+	return ip + KPROBE_BREAKPOINT_SIZE;
+}
+#endif
+
+#if defined(CONFIG_KPROBES_ON_FTRACE) && !defined(arch_kprobe_ftrace_next_ip)
+static __always_inline unsigned long
+arch_kprobe_ftrace_next_ip(unsigned long ip)
+{
+	return ip + MCOUNT_INSN_SIZE;
 }
 #endif
 

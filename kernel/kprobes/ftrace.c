@@ -8,7 +8,9 @@
  * rewrites.  A probe there is never armed with a breakpoint: its site is
  * attached to one of two ftrace_ops of ours, whose handler runs the
  * site's probes in the function's context.  The handlers see what a
- * breakpoint would have shown them (see kprobe_ftrace_handler() in hit.c).
+ * breakpoint would have shown them (see kprobe_ftrace_handler() in hit.c),
+ * as the arch defines it: arch_kprobe_ftrace_pre_ip() and
+ * arch_kprobe_ftrace_next_ip().
  *
  * The two ops differ in one flag.  A site whose probes are meant to send
  * the function elsewhere, a jprobe or a probe with a post handler (which

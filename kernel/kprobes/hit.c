@@ -738,7 +738,7 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 		goto out;
 	}
 	orig_ip = instruction_pointer(regs);
-	instruction_pointer_set(regs, ip + KPROBE_BREAKPOINT_SIZE);
+	instruction_pointer_set(regs, arch_kprobe_ftrace_pre_ip(ip));
 	if (likely(kprobe_fops_plain(ops)))
 		redirected = ftrace_hit_frameless(site, regs);
 	else

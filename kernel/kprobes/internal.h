@@ -286,7 +286,7 @@ static inline bool kprobe_ftrace_site_plain_locked(struct kprobe_site *site)
 /* Where a hit continues once the call to ftrace at @site is over. */
 static inline unsigned long kprobe_ftrace_next_ip(struct kprobe_site *site)
 {
-	return (unsigned long)site->addr + MCOUNT_INSN_SIZE;
+	return arch_kprobe_ftrace_next_ip((unsigned long)site->addr);
 }
 #else
 static inline int kprobe_ftrace_commit_locked(struct list_head *dirty)
