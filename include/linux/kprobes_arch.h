@@ -414,6 +414,16 @@ void arch_free_kprobe_slot_page(void *page);
  *				handlers see it and as a jprobe's hit
  *				resumes.  Default: @ip + MCOUNT_INSN_SIZE.
  *				Any context
+ * arch_kprobe_user_sym_mode()	the ISA mode, for
+ *				arch_kprobe_user_insn_len(), of the user
+ *				function an ELF symbol names, from the file
+ *				header's @e_flags, the symbol's @st_other
+ *				and its st_value in *@value, from which it
+ *				takes the bits that say the mode (ARM: bit 0
+ *				for Thumb-2; microMIPS: bit 0, with
+ *				STO_MICROMIPS in @st_other).  Default: 0,
+ *				the one mode, *@value untouched
+ *				(CONFIG_UPROBES; no lock held)
  */
 #ifndef arch_jprobe_mirror_entry
 static __always_inline unsigned long arch_jprobe_mirror_entry(void *entry)
@@ -451,6 +461,15 @@ static __always_inline bool arch_kprobe_opt_post_way(void)
 static __always_inline unsigned long arch_kprobe_ftrace_pre_ip(unsigned long ip)
 {
 	return ip + KPROBE_BREAKPOINT_SIZE;
+}
+#endif
+
+#ifndef arch_kprobe_user_sym_mode
+static inline unsigned int arch_kprobe_user_sym_mode(u32 e_flags,
+						     unsigned char st_other,
+						     u64 *value)
+{
+	return 0;
 }
 #endif
 
@@ -541,15 +560,16 @@ bool arch_kretprobe_refuses(unsigned long func);
  * Hooks the architecture provides: user-space probes (CONFIG_UPROBES).
  * No lock held.
  *
- * arch_kprobe_user_insn_len()	the length of the user instruction of the
- *				arch's native mode at @buf (@len bytes
- *				readable), or -EILSEQ when those bytes do
- *				not decode
+ * arch_kprobe_user_insn_len()	the length of the user instruction at
+ *				@buf (@len bytes readable) in ISA mode
+ *				@mode, as arch_kprobe_user_sym_mode() gave
+ *				it for the function that holds it, or
+ *				-EILSEQ when those bytes do not decode
  * arch_kprobe_user_trapnr()	the trap number of what the current task
  *				took stepping a probed instruction out of
  *				line; valid in uprobes' fault callbacks
  */
-int arch_kprobe_user_insn_len(const u8 *buf, int len);
+int arch_kprobe_user_insn_len(const u8 *buf, int len, unsigned int mode);
 int arch_kprobe_user_trapnr(void);
 
 /*

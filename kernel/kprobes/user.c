@@ -241,6 +241,7 @@ struct kprobe_user_elf {
 	struct file *file;
 	struct elfhdr ehdr;
 	struct elf_shdr *shdrs;
+	unsigned int mode;	/* ISA mode of the function found */
 };
 
 /* Read a table of @num entries of @size bytes at @off, or NULL. */
@@ -297,20 +298,24 @@ static loff_t kprobe_user_func_start(struct kprobe_user_elf *elf,
 				     loff_t offset)
 {
 	const struct elf_shdr *sh;
-	u64 start, off = offset;
+	u64 start, off = offset, value = sym->st_value;
+	unsigned int mode;
 
 	if (ELF_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size ||
 	    sym->st_shndx == SHN_UNDEF ||
 	    sym->st_shndx >= elf->ehdr.e_shnum)
 		return -1;
+	/* The arch takes the ISA mode bits (Thumb, microMIPS) off the value. */
+	mode = arch_kprobe_user_sym_mode(elf->ehdr.e_flags, sym->st_other,
+					 &value);
 	sh = &elf->shdrs[sym->st_shndx];
 	if (sh->sh_type != SHT_PROGBITS || !(sh->sh_flags & SHF_EXECINSTR) ||
-	    sym->st_value < sh->sh_addr ||
-	    sym->st_value - sh->sh_addr >= sh->sh_size)
+	    value < sh->sh_addr || value - sh->sh_addr >= sh->sh_size)
 		return -1;
-	start = sym->st_value - sh->sh_addr + sh->sh_offset;
+	start = value - sh->sh_addr + sh->sh_offset;
 	if (off < start || off - start >= sym->st_size)
 		return -1;
+	elf->mode = mode;
 	return start;
 }
 
@@ -354,13 +359,15 @@ static loff_t kprobe_user_find_func(struct kprobe_user_elf *elf,
 
 /*
  * Decode from the function's first instruction at @start, which is at
- * most @offset: does one begin at @offset?  Undecodable bytes (data in
- * the text, say) tell nothing.  @size is the file size the checks began
- * with, more than @offset; a file truncated since cannot be read to the
- * end of the range and is refused (-EINVAL, as for an offset outside).
+ * most @offset, in the function's ISA mode @mode: does one begin at
+ * @offset?  Undecodable bytes (data in the text, say) tell nothing.
+ * @size is the file size the checks began with, more than @offset; a
+ * file truncated since cannot be read to the end of the range and is
+ * refused (-EINVAL, as for an offset outside).
  */
 static int kprobe_user_check_boundary(struct file *file, loff_t size,
-				      loff_t start, loff_t offset)
+				      loff_t start, loff_t offset,
+				      unsigned int mode)
 {
 	size_t len;
 	loff_t pos = 0;
@@ -379,7 +386,7 @@ static int kprobe_user_check_boundary(struct file *file, loff_t size,
 	if (ret)
 		goto out;
 	while (start + pos < offset) {
-		n = arch_kprobe_user_insn_len(buf + pos, len - pos);
+		n = arch_kprobe_user_insn_len(buf + pos, len - pos, mode);
 		if (n <= 0)
 			goto out;
 		pos += n;
@@ -425,7 +432,8 @@ static int kprobe_user_check_file(struct file *file, loff_t offset)
 		return 0;
 	start = kprobe_user_find_func(&elf, offset);
 	if (start >= 0)
-		ret = kprobe_user_check_boundary(file, size, start, offset);
+		ret = kprobe_user_check_boundary(file, size, start, offset,
+						 elf.mode);
 	kfree(elf.shdrs);
 	return ret;
 }

@@ -6,8 +6,11 @@
 #include <linux/kprobes_arch.h>
 #include <linux/sched.h>
 
-/* Every A64 instruction is one word; a shorter rest is not one. */
-int arch_kprobe_user_insn_len(const u8 *buf, int len)
+/*
+ * Every A64 instruction is one word; a shorter rest is not one.  @mode is
+ * always the default 0: the core reads ELF64 files only, all A64.
+ */
+int arch_kprobe_user_insn_len(const u8 *buf, int len, unsigned int mode)
 {
 	return len >= AARCH64_INSN_SIZE ? AARCH64_INSN_SIZE : -EILSEQ;
 }

@@ -8,7 +8,7 @@
 #include <linux/sched.h>
 
 /* 2 or 4 bytes, by the low bits of the first half. */
-int arch_kprobe_user_insn_len(const u8 *buf, int len)
+int arch_kprobe_user_insn_len(const u8 *buf, int len, unsigned int mode)
 {
 	u16 lo;
 	int n;

@@ -7,7 +7,7 @@
 #include <linux/sched.h>
 #include <asm/insn.h>
 
-int arch_kprobe_user_insn_len(const u8 *buf, int len)
+int arch_kprobe_user_insn_len(const u8 *buf, int len, unsigned int mode)
 {
 	struct insn insn;
 
