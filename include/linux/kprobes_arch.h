@@ -88,7 +88,7 @@ struct kprobe_site_kind;
 /*
  * Nested hits one CPU can track.  The default counts task context, a
  * handler, an NMI and a handler in the NMI; an architecture with more
- * levels of entry that interrupts with interrupts masked defines more.
+ * NMI-like entries defines more (see the top).
  */
 #ifndef KPROBE_MAX_NESTING
 #define KPROBE_MAX_NESTING	4
