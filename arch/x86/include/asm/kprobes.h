@@ -92,6 +92,14 @@ struct arch_specific_insn {
 /* The breakpoint is INT3: a pre handler sees regs->ip past it. */
 #define KPROBE_BREAKPOINT_SIZE	INT3_INSN_SIZE
 
+/* Jump optimization: every detour has the way for hits with post handlers. */
+static __always_inline bool arch_kprobe_opt_post_way(void)
+{
+	return true;
+}
+
+#define arch_kprobe_opt_post_way arch_kprobe_opt_post_way
+
 /*
  * Jump optimization: a JMP rel32 replaces the instructions it overlaps,
  * the region, at most 4 + 15 bytes.  The detour buffer holds the
@@ -104,13 +112,6 @@ struct arch_specific_insn {
  */
 #define KPROBE_OPT_MAX_REGION	(JMP32_INSN_SIZE - 1 + MAX_INSN_SIZE)
 #define KPROBE_DETOUR_SIZE	512
-
-/* Every detour has the way for hits with post handlers (see opt.c). */
-static __always_inline bool arch_kprobe_opt_post_way(void)
-{
-	return true;
-}
-#define arch_kprobe_opt_post_way arch_kprobe_opt_post_way
 
 /* User-space probes decode the instructions of a function up to the probe. */
 #define KPROBE_USER_INSN_MAX	MAX_INSN_SIZE
