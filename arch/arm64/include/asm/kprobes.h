@@ -27,6 +27,7 @@ typedef u32 kprobe_opcode_t;
 struct arch_kprobe_hit_state {
 	u64 daif;
 };
+
 #define arch_kprobe_hit_state arch_kprobe_hit_state
 
 /*

@@ -27,6 +27,7 @@ typedef u32 kprobe_opcode_t;
 struct arch_kprobe_hit_state {
 	unsigned long spie;
 };
+
 #define arch_kprobe_hit_state arch_kprobe_hit_state
 
 /* Carries out an instruction that uses the PC; @addr is where it lives. */

@@ -27,6 +27,7 @@ typedef u8 kprobe_opcode_t;
 struct arch_kprobe_hit_state {
 	unsigned long caller_if;
 };
+
 #define arch_kprobe_hit_state arch_kprobe_hit_state
 
 /* Emulates the probed instruction; @addr is where it really lives. */
