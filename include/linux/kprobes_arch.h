@@ -277,6 +277,29 @@ enum kprobe_step_way {
 /*
  * Hooks the architecture provides: probe sites and their text.
  *
+ * While a copy that comes back runs (arch_kprobe_step() returned
+ * false), interrupts stay off on this CPU until the architecture has
+ * handed the hit back with kprobe_step_done() or kprobe_frame_abort().
+ * The core depends on it: the task can then neither be scheduled away
+ * nor migrate with its hit open on this CPU's stack of frames, it stays
+ * an RCU-sched reader, so that one synchronize_rcu() after a site is
+ * unhashed means no CPU still runs in its slot (kernel/kprobes/core.c,
+ * "RCU"), and no interrupt can hit a probe and find the hit open.
+ * x86, arm64 and riscv take the interrupt enable out of the context the
+ * copy runs in (IF, DAIF, SPIE) and keep the caller's in
+ * &kprobe_frame.arch.  An architecture whose trap returns with
+ * interrupts as the caller had them does the same with its own bits
+ * (powerpc: MSR_EE; s390: the I/O and external masks of the PSW; arm:
+ * CPSR.I) and restores them at the end of the step or at a fault in the
+ * copy.  One that cannot must hold preemption instead (preempt_disable()
+ * before arch_kprobe_step() returns false, preempt_enable_no_resched()
+ * once the hit is handed back), and probes hit by interrupts meanwhile
+ * then count as missed.  A boosted copy runs after its hit has ended,
+ * but on a preemptible kernel it must not be preempted before it has
+ * left the slot either: x86 keeps interrupts off in it and sets them
+ * again only with its last instruction.  (A detour's copy may be
+ * preempted: the optimizer waits for RCU-tasks before it frees one.)
+ *
  * arch_prepare_kprobe_site()	check @site->addr and fill @site->ainsn
  *				(copy, decode, slot) and @site->boost_to;
  *				text lock held
@@ -320,29 +343,6 @@ enum kprobe_step_way {
  *				read-only and executable, reachable from
  *				the text the arch's slots jump back to
  * arch_free_kprobe_slot_page() give such a page back
- *
- * While a copy that comes back runs (arch_kprobe_step() returned
- * false), interrupts stay off on this CPU until the architecture has
- * handed the hit back with kprobe_step_done() or kprobe_frame_abort().
- * The core depends on it: the task can then neither be scheduled away
- * nor migrate with its hit open on this CPU's stack of frames, it stays
- * an RCU-sched reader, so that one synchronize_rcu() after a site is
- * unhashed means no CPU still runs in its slot (kernel/kprobes/core.c,
- * "RCU"), and no interrupt can hit a probe and find the hit open.
- * x86, arm64 and riscv take the interrupt enable out of the context the
- * copy runs in (IF, DAIF, SPIE) and keep the caller's in
- * &kprobe_frame.arch.  An architecture whose trap returns with
- * interrupts as the caller had them does the same with its own bits
- * (powerpc: MSR_EE; s390: the I/O and external masks of the PSW; arm:
- * CPSR.I) and restores them at the end of the step or at a fault in the
- * copy.  One that cannot must hold preemption instead (preempt_disable()
- * before arch_kprobe_step() returns false, preempt_enable_no_resched()
- * once the hit is handed back), and probes hit by interrupts meanwhile
- * then count as missed.  A boosted copy runs after its hit has ended,
- * but on a preemptible kernel it must not be preempted before it has
- * left the slot either: x86 keeps interrupts off in it and sets them
- * again only with its last instruction.  (A detour's copy may be
- * preempted: the optimizer waits for RCU-tasks before it frees one.)
  *
  * The architecture also provides jprobe_return(), whose breakpoint its
  * handler passes to kprobe_jprobe_return().  Where the return from that
