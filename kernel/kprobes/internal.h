@@ -89,8 +89,13 @@ __kprobe_site_find(kprobe_opcode_t *addr, bool cond)
 	return NULL;
 }
 
-/* hit.c: the end of a hit, and waiting for the hits in flight */
+/* quiesce.c: waiting for the hits in flight */
 void kprobe_hits_quiesce(void);
+void kprobe_cpu_forget_hits(void);
+unsigned long kprobe_quiesce_kick_count(void);
+struct notifier_block;
+int kprobe_oops_notify(struct notifier_block *nb, unsigned long val,
+		       void *data);
 
 /* Per CPU: how many times kprobe_running() went back to NULL. */
 DECLARE_PER_CPU(unsigned long, kprobe_hits_ended);
