@@ -258,6 +258,7 @@ enum { KPROBE_FOPS_PLAIN, KPROBE_FOPS_IPMODIFY, KPROBE_FOPS_NR };
 extern struct kprobe_fops kprobe_fops[KPROBE_FOPS_NR];
 
 int kprobe_ftrace_commit_locked(struct list_head *dirty);	/* mutex */
+bool kprobe_ftrace_dead_swap(bool dead);		/* KUnit */
 
 /* For the handler: may a site run its probes through @ops? */
 static __always_inline bool kprobe_fops_live(struct ftrace_ops *ops)
