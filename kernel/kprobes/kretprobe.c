@@ -23,6 +23,12 @@
  * of its frame down the chain, and the one return to the trampoline ends
  * them all, g's first: every handler sees the real return address.
  *
+ * Unwinders read the chain of a task that does not run, from another
+ * CPU, and the task may start and return meanwhile.  They read it under
+ * rcu_read_lock(), and a pool is freed only after a grace period that
+ * follows the return of its last instance (pool_release_iw()), so what
+ * they read stays memory of an instance until they are done.
+ *
  * Pools and lifetimes: each probe owns an objpool of instances.  An
  * instance may still be in flight when its probe is unregistered: the
  * real return address must never be lost.  The pool counts a reference
@@ -39,7 +45,8 @@
  *      clear and retires itself.
  *
  * Whoever drops the last reference, possibly a return in interrupt or
- * NMI context, queues an irq_work that hands the freeing to a workqueue.
+ * NMI context, queues an irq_work that hands the freeing to a workqueue,
+ * after an RCU grace period (see the unwinders, above).
  */
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
@@ -108,19 +115,27 @@ static void pool_retire_home(struct kretprobe_pool *pool)
 		irq_work_queue(&pool->release_iw);
 }
 
+/*
+ * The last instance came back, but an unwinder on another CPU may still
+ * be reading it (kretprobe_find_ret_addr()): free after a grace period.
+ * An rcu_work rather than a synchronize_rcu() in the work: it only asks
+ * call_rcu() here, which hard interrupt context allows, and no worker
+ * sits blocked for the length of a grace period.
+ */
 static void pool_release_iw(struct irq_work *iw)
 {
 	struct kretprobe_pool *pool;
 
 	pool = container_of(iw, struct kretprobe_pool, release_iw);
-	schedule_work(&pool->release_work);
+	queue_rcu_work(system_wq, &pool->release_rwork);
 }
 
 static void pool_release_work(struct work_struct *work)
 {
 	struct kretprobe_pool *pool;
 
-	pool = container_of(work, struct kretprobe_pool, release_work);
+	pool = container_of(to_rcu_work(work), struct kretprobe_pool,
+			    release_rwork);
 	/* The irq_work may still be finishing on another CPU. */
 	irq_work_sync(&pool->release_iw);
 	/*
@@ -164,6 +179,7 @@ NOKPROBE_SYMBOL(instance_tail_called);
 /*
  * The instance of @frame, from @node down, whose return address is the
  * real one (not the trampoline's: see "Tail calls" above), or NULL.
+ * Readers of another task's chain hold rcu_read_lock().
  */
 static struct kretprobe_instance *frame_real_return(struct llist_node *node,
 						    unsigned long frame)
@@ -294,7 +310,8 @@ NOKPROBE_SYMBOL(chain_after);
  * are passed over: the one found holds the real return address.
  *
  * *@cur is only compared with the nodes of the chain, never read: the
- * instance may have gone back to its pool since the last call.  A task
+ * instance may have been freed since the last call.  The walk itself
+ * holds rcu_read_lock(), which keeps what it reads allocated.  A task
  * that runs on another CPU pushes and pops its chain meanwhile, so its
  * chain is not walked (the unwinder gets 0, as with the stock kernel).
  *
@@ -307,6 +324,7 @@ unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
 	struct llist_node *node;
 	unsigned long ret = 0;
 
+	rcu_read_lock();
 	if (tsk == current || !task_is_running(tsk)) {
 		node = READ_ONCE(tsk->kretprobe_instances.first);
 		if (*cur)
@@ -317,6 +335,7 @@ unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
 		*cur = &ri->llist;
 		ret = (unsigned long)ri->ret_addr;
 	}
+	rcu_read_unlock();
 	return ret;
 }
 
@@ -413,7 +432,7 @@ static int kretprobe_prepare(struct kretprobe *rp)
 	}
 	atomic_set(&pool->refs, nr + 1);
 	init_irq_work(&pool->release_iw, pool_release_iw);
-	INIT_WORK(&pool->release_work, pool_release_work);
+	INIT_RCU_WORK(&pool->release_rwork, pool_release_work);
 	rcu_assign_pointer(pool->rp, rp);
 	rp->pool = pool;
 	rp->nmissed = 0;
