@@ -31,7 +31,8 @@
 #   target              cold          warm
 #   make run            ~20 min       ~3 min
 #   make test           ~50 min       ~20-25 min; ARCH=arm64: see its page
-#   make kunit-py       ~20 min       ~8 min; ARCH=i386: ~10 min cold,
+#   make kunit-py       ~20 min       ~8 min; ARCH=i386: ~25 min cold
+#                                     (the build: the tests take ~15 s),
 #                                     ~1 min warm
 #   make fuzz           ~35 min       ~7-11 min per FUZZ_N=300 FUZZ_SECS=30 seed
 #   make bench          ~40 min       ~1 min per boot with BENCH_MODARGS=counts=2000

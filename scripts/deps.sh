@@ -53,6 +53,7 @@ fetch_busybox_arm64() {
 		(cd "$tmp" && apt-get -qq download busybox-static:arm64 >/dev/null)
 	fi
 	rm -rf "$BUSYBOX_ARM64"
+	mkdir -p "$BUSYBOX_ARM64"	# a fresh clone has no build/ yet
 	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$BUSYBOX_ARM64"
 	rm -rf "$tmp"
 }

@@ -202,15 +202,16 @@ struct kretprobe_instance {
  *	registered.  Nothing counts per hit: an instance is retired once,
  *	when the unregistration finds it at home or when it comes back
  *	after that
- * @release_iw: queues @release_work from any context, NMI included
- * @release_work: frees the pool, which may sleep
+ * @release_iw: queues @release_rwork from any context, NMI included
+ * @release_rwork: frees the pool, which may sleep, after a grace period:
+ *	unwinders read instances under rcu_read_lock()
  */
 struct kretprobe_pool {
 	struct objpool_head objs;
 	struct kretprobe __rcu *rp;
 	atomic_t refs;
 	struct irq_work release_iw;
-	struct work_struct release_work;
+	struct rcu_work release_rwork;
 };
 
 static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)

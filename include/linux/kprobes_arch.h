@@ -543,7 +543,11 @@ bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr);
  *				to the arch's trampoline.  The trampoline
  *				calls kretprobe_trampoline_handler() with
  *				the same @frame value and returns to what
- *				it gives back
+ *				it gives back.  A function reached by a
+ *				tail call from a hooked one has the
+ *				trampoline's address as its return
+ *				address: save it as it is, and the same
+ *				@frame value as the caller's hook did
  * arch_kretprobe_refuses()	may the function that starts at @func not
  *				be return-probed (it switches stacks, or
  *				runs the trampoline's own code)?  No lock
@@ -551,7 +555,8 @@ bool arch_kprobe_opt_covers(struct kprobe_site *site, unsigned long addr);
  *
  * The architecture also provides is_kretprobe_trampoline() (declared in
  * <linux/kprobes.h> for the unwinders): is a return address its
- * trampoline's?
+ * trampoline's?  The core asks it too, of saved return addresses, to
+ * tell the instances of tail-called functions.
  */
 void arch_kretprobe_hook(struct kretprobe_instance *ri, struct pt_regs *regs);
 bool arch_kretprobe_refuses(unsigned long func);

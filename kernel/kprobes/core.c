@@ -41,7 +41,7 @@
  *
  *   Unregistration does not wait that long.  Its caller needs only its
  *   own kprobes back, and only the CPUs inside a hit can still use them:
- *   kprobe_hits_quiesce() (hit.c) waits for those.  The sites left
+ *   kprobe_hits_quiesce() (quiesce.c) waits for those.  The sites left
  *   without probes go to the reaper, which frees them, and their slots,
  *   after one grace period for all of them.
  *

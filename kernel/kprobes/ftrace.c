@@ -37,6 +37,7 @@
 #include <linux/ftrace.h>
 #include <linux/slab.h>
 #include <linux/bitops.h>
+#include <kunit/visibility.h>
 
 #include "internal.h"
 
@@ -77,14 +78,38 @@ void kprobe_ftrace_kill(void)
 	WRITE_ONCE(kprobe_ftrace_dead, true);
 }
 
+/**
+ * kprobe_ftrace_dead_swap - play ftrace_kill() without killing ftrace
+ * @dead: whether kprobes is to behave as after ftrace_kill()
+ *
+ * For the KUnit suites, which cannot take the kernel's ftrace down and
+ * must leave it as they found it.  Takes the kprobe mutex.
+ *
+ * Return: the previous setting.
+ */
+bool kprobe_ftrace_dead_swap(bool dead)
+{
+	bool old;
+
+	mutex_lock(&kprobe_mutex);
+	old = READ_ONCE(kprobe_ftrace_dead);
+	WRITE_ONCE(kprobe_ftrace_dead, dead);
+	mutex_unlock(&kprobe_mutex);
+	return old;
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_ftrace_dead_swap);
+
 /* Index of the ops @site should be attached to, or -1 for none. */
 static int site_wanted_fops_locked(struct kprobe_site *site)
 {
 	struct kprobe *p;
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (!kprobe_site_wants_armed_locked(site) ||
-	    READ_ONCE(kprobe_ftrace_dead))
+	/*
+	 * Not whether ftrace is dead: a site that wants an ops it cannot
+	 * have any more must fail its commit with -ENODEV, not look unarmed.
+	 */
+	if (!kprobe_site_wants_armed_locked(site))
 		return -1;
 	list_for_each_entry(p, &site->probes, list) {
 		if (p->post_handler || kprobe_is_jprobe(p))

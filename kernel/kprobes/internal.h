@@ -89,8 +89,13 @@ __kprobe_site_find(kprobe_opcode_t *addr, bool cond)
 	return NULL;
 }
 
-/* hit.c: the end of a hit, and waiting for the hits in flight */
+/* quiesce.c: waiting for the hits in flight */
 void kprobe_hits_quiesce(void);
+void kprobe_cpu_forget_hits(void);
+unsigned long kprobe_quiesce_kick_count(void);
+struct notifier_block;
+int kprobe_oops_notify(struct notifier_block *nb, unsigned long val,
+		       void *data);
 
 /* Per CPU: how many times kprobe_running() went back to NULL. */
 DECLARE_PER_CPU(unsigned long, kprobe_hits_ended);
@@ -253,6 +258,7 @@ enum { KPROBE_FOPS_PLAIN, KPROBE_FOPS_IPMODIFY, KPROBE_FOPS_NR };
 extern struct kprobe_fops kprobe_fops[KPROBE_FOPS_NR];
 
 int kprobe_ftrace_commit_locked(struct list_head *dirty);	/* mutex */
+bool kprobe_ftrace_dead_swap(bool dead);		/* KUnit */
 
 /* For the handler: may a site run its probes through @ops? */
 static __always_inline bool kprobe_fops_live(struct ftrace_ops *ops)

@@ -16,6 +16,19 @@
  * kprobe_running() first: a probe hit in an NMI that interrupts the
  * trampoline counts as missed and leaves the chain alone.
  *
+ * Tail calls: when a hooked function f ends with a jump to a hooked
+ * function g, g's entry probe finds the trampoline's address where the
+ * return address was, and its instance keeps that, with the frame of
+ * f's.  Such an instance stands for the same return as the next instance
+ * of its frame down the chain, and the one return to the trampoline ends
+ * them all, g's first: every handler sees the real return address.
+ *
+ * Unwinders read the chain of a task that does not run, from another
+ * CPU, and the task may start and return meanwhile.  They read it under
+ * rcu_read_lock(), and a pool is freed only after a grace period that
+ * follows the return of its last instance (pool_release_iw()), so what
+ * they read stays memory of an instance until they are done.
+ *
  * Pools and lifetimes: each probe owns an objpool of instances.  An
  * instance may still be in flight when its probe is unregistered: the
  * real return address must never be lost.  The pool counts a reference
@@ -32,7 +45,8 @@
  *      clear and retires itself.
  *
  * Whoever drops the last reference, possibly a return in interrupt or
- * NMI context, queues an irq_work that hands the freeing to a workqueue.
+ * NMI context, queues an irq_work that hands the freeing to a workqueue,
+ * after an RCU grace period (see the unwinders, above).
  */
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
@@ -101,19 +115,27 @@ static void pool_retire_home(struct kretprobe_pool *pool)
 		irq_work_queue(&pool->release_iw);
 }
 
+/*
+ * The last instance came back, but an unwinder on another CPU may still
+ * be reading it (kretprobe_find_ret_addr()): free after a grace period.
+ * An rcu_work rather than a synchronize_rcu() in the work: it only asks
+ * call_rcu() here, which hard interrupt context allows, and no worker
+ * sits blocked for the length of a grace period.
+ */
 static void pool_release_iw(struct irq_work *iw)
 {
 	struct kretprobe_pool *pool;
 
 	pool = container_of(iw, struct kretprobe_pool, release_iw);
-	schedule_work(&pool->release_work);
+	queue_rcu_work(system_wq, &pool->release_rwork);
 }
 
 static void pool_release_work(struct work_struct *work)
 {
 	struct kretprobe_pool *pool;
 
-	pool = container_of(work, struct kretprobe_pool, release_work);
+	pool = container_of(to_rcu_work(work), struct kretprobe_pool,
+			    release_rwork);
 	/* The irq_work may still be finishing on another CPU. */
 	irq_work_sync(&pool->release_iw);
 	/*
@@ -146,15 +168,69 @@ static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(kretprobe_entry);
 
+/* Does @ri stand for the return of the next instance of its frame? */
+static bool instance_tail_called(struct kretprobe_instance *ri)
+{
+	return is_kretprobe_trampoline((unsigned long)ri->ret_addr);
+}
+
+NOKPROBE_SYMBOL(instance_tail_called);
+
+/*
+ * The instance of @frame, from @node down, whose return address is the
+ * real one (not the trampoline's: see "Tail calls" above), or NULL.
+ * Readers of another task's chain hold rcu_read_lock().
+ */
+static struct kretprobe_instance *frame_real_return(struct llist_node *node,
+						    unsigned long frame)
+{
+	struct kretprobe_instance *ri;
+
+	for (; node; node = READ_ONCE(node->next)) {
+		ri = llist_entry(node, struct kretprobe_instance, llist);
+		if (ri->frame == frame && !instance_tail_called(ri))
+			return ri;
+	}
+	return NULL;
+}
+
+NOKPROBE_SYMBOL(frame_real_return);
+
+/* Run @ri's return handler, if its probe still wants it; busy section. */
+static void instance_return(struct kretprobe_instance *ri,
+			    struct pt_regs *regs, unsigned long ret)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	if (!rp || !rp->handler || kprobe_disabled(&rp->kp))
+		return;
+	instruction_pointer_set(regs, ret);
+	kprobe_running_set(&rp->kp);
+	rp->handler(ri, regs);
+	kprobe_running_set(&kretprobe_busy);
+}
+
+NOKPROBE_SYMBOL(instance_return);
+
 /**
  * kretprobe_trampoline_handler - a hooked function returned
  * @regs: registers at the return, built by the trampoline
  * @frame: which call returned, in the value arch_kretprobe_hook() gave
  *	the instance
  *
- * Called by the architecture's trampoline on the returning task.  Drops
- * instances left behind by frames that were unwound without returning,
- * runs the return handler of the one for @frame and recycles it.
+ * Called by the architecture's trampoline on the returning task:
+ *
+ *   1. mark kprobes busy on this CPU;
+ *   2. drop the instances that frames unwound without returning left
+ *      above the first one of @frame;
+ *   3. find the real return address: down from there, the first
+ *      instance of @frame that was not hooked behind a tail call;
+ *   4. run the return handlers of @frame's instances down to that one,
+ *      innermost first, each with the real return address in @regs;
+ *   5. give all of those instances back.
+ *
+ * The instances stay on the chain until step 5: an unwinder that meets
+ * the trampoline's address in a frame meanwhile still finds them.
  *
  * Return: the real return address.
  */
@@ -162,41 +238,44 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 					   unsigned long frame)
 {
 	struct llist_head *chain = &current->kretprobe_instances;
-	struct kretprobe_instance *ri;
-	struct kretprobe *rp;
+	struct kretprobe_instance *ri, *last;
+	struct llist_node *node, *end;
 	unsigned long ret;
 
 	/* 1. Busy first: probes hit from here on leave the chain alone. */
 	preempt_disable();
 	kprobe_running_begin(&kretprobe_busy);
 
-	/* 2. Find our instance; deeper, stale ones are given back. */
-	for (;;) {
+	/* 2. Deeper, stale instances are given back. */
+	while (chain->first) {
 		ri = llist_entry(chain->first, struct kretprobe_instance, llist);
-		if (WARN_ON_ONCE(!chain->first))
-			panic("kretprobe: return address for frame %lx lost\n", frame);
 		if (ri->frame == frame)
 			break;
 		chain->first = ri->llist.next;
 		instance_put(ri);
 	}
 
-	/*
-	 * 3. The return handler sees the real return address.  The instance
-	 * stays on the chain meanwhile: an unwinder that meets the
-	 * trampoline's address in a frame of the trampoline finds it there.
-	 */
-	ret = (unsigned long)ri->ret_addr;
+	/* 3. The real return address. */
+	last = frame_real_return(chain->first, frame);
+	if (WARN_ON_ONCE(!last))
+		panic("kretprobe: return address for frame %lx lost\n", frame);
+	ret = (unsigned long)last->ret_addr;
+	end = last->llist.next;
 	instruction_pointer_set(regs, ret);
-	rp = get_kretprobe(ri);
-	if (rp && rp->handler && !kprobe_disabled(&rp->kp)) {
-		kprobe_running_set(&rp->kp);
-		rp->handler(ri, regs);
+
+	/* 4. The handlers; what is not of @frame in between is stale. */
+	for (node = chain->first; node != end; node = node->next) {
+		ri = llist_entry(node, struct kretprobe_instance, llist);
+		if (ri->frame == frame)
+			instance_return(ri, regs, ret);
 	}
 
-	/* 4. Recycle and return. */
-	chain->first = ri->llist.next;
-	instance_put(ri);
+	/* 5. Recycle and return. */
+	while (chain->first != end) {
+		ri = llist_entry(chain->first, struct kretprobe_instance, llist);
+		chain->first = ri->llist.next;
+		instance_put(ri);
+	}
 	kprobe_running_end();
 	preempt_enable();
 	return ret;
@@ -204,16 +283,36 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 
 NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
 
+/* What follows @mark on the chain from @node; NULL if @mark is not on it. */
+static struct llist_node *chain_after(struct llist_node *node,
+				      struct llist_node *mark)
+{
+	while (node && node != mark)
+		node = READ_ONCE(node->next);
+	return node ? READ_ONCE(node->next) : NULL;
+}
+
+NOKPROBE_SYMBOL(chain_after);
+
 /**
  * kretprobe_find_ret_addr - the real return address behind a trampoline
  * @tsk: the task whose stack is being unwound
  * @fp: what identifies the call to the unwinder, the value
  *	arch_kretprobe_hook() kept in &kretprobe_instance.frame (x86: where
- *	it found the trampoline's address; arm64: the frame pointer)
- * @cur: unwinder cursor: set to the matching instance's node
+ *	it found the trampoline's address; arm64: the caller's frame
+ *	pointer; RISC-V: the stack pointer at the entry)
+ * @cur: unwinder cursor, NULL for the innermost trampoline of a walk: the
+ *	search starts after *@cur, and *@cur is set to the node found
  *
- * A task that runs on another CPU pushes and pops its chain meanwhile;
- * its popped instances go back to their pool, or the pool goes away: its
+ * An unwinder meets the trampoline's address once per hooked return, in
+ * the order of the chain, so each call goes on from where the last one
+ * stopped.  Instances hooked behind a tail call (see "Tail calls" above)
+ * are passed over: the one found holds the real return address.
+ *
+ * *@cur is only compared with the nodes of the chain, never read: the
+ * instance may have been freed since the last call.  The walk itself
+ * holds rcu_read_lock(), which keeps what it reads allocated.  A task
+ * that runs on another CPU pushes and pops its chain meanwhile, so its
  * chain is not walked (the unwinder gets 0, as with the stock kernel).
  *
  * Return: the real return address, or 0 when no instance matches.
@@ -221,20 +320,23 @@ NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
 unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
 				      struct llist_node **cur)
 {
-	struct kretprobe_instance *ri;
+	struct kretprobe_instance *ri = NULL;
 	struct llist_node *node;
+	unsigned long ret = 0;
 
-	if (tsk != current && task_is_running(tsk))
-		return 0;
-	for (node = READ_ONCE(tsk->kretprobe_instances.first); node;
-	     node = READ_ONCE(node->next)) {
-		ri = llist_entry(node, struct kretprobe_instance, llist);
-		if (ri->frame == (unsigned long)fp) {
-			*cur = node;
-			return (unsigned long)ri->ret_addr;
-		}
+	rcu_read_lock();
+	if (tsk == current || !task_is_running(tsk)) {
+		node = READ_ONCE(tsk->kretprobe_instances.first);
+		if (*cur)
+			node = chain_after(node, *cur);
+		ri = frame_real_return(node, (unsigned long)fp);
 	}
-	return 0;
+	if (ri) {
+		*cur = &ri->llist;
+		ret = (unsigned long)ri->ret_addr;
+	}
+	rcu_read_unlock();
+	return ret;
 }
 
 NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
@@ -330,7 +432,7 @@ static int kretprobe_prepare(struct kretprobe *rp)
 	}
 	atomic_set(&pool->refs, nr + 1);
 	init_irq_work(&pool->release_iw, pool_release_iw);
-	INIT_WORK(&pool->release_work, pool_release_work);
+	INIT_RCU_WORK(&pool->release_rwork, pool_release_work);
 	rcu_assign_pointer(pool->rp, rp);
 	rp->pool = pool;
 	rp->nmissed = 0;

@@ -7,6 +7,7 @@
  */
 #include <linux/linkage.h>
 #include <asm/asm.h>
+#include <asm/frame.h>
 #include <asm/smap.h>
 
 	.text
@@ -72,6 +73,25 @@ SYM_FUNC_START(kpt_flags_after_ret)
 	RET
 SYM_FUNC_END(kpt_flags_after_ret)
 
+/* long kpt_tail_caller(long x): x + 3, through a tail call (x86_64.S). */
+SYM_FUNC_START(kpt_tail_caller)
+	FRAME_BEGIN
+	call	kpt_tail_outer
+.Lkpt_tail_ret:
+	FRAME_END
+	RET
+SYM_FUNC_END(kpt_tail_caller)
+
+SYM_FUNC_START(kpt_tail_outer)
+	addl	$1, %eax
+	jmp	kpt_tail_inner
+SYM_FUNC_END(kpt_tail_outer)
+
+SYM_FUNC_START(kpt_tail_inner)
+	addl	$2, %eax
+	RET
+SYM_FUNC_END(kpt_tail_inner)
+
 	.section .rodata
 	.balign 4
 SYM_DATA(kpt_flags_c_off, .long .Lkpt_flags_c - kpt_flags_c)
@@ -82,3 +102,4 @@ SYM_DATA(kpt_flags_p_off, .long .Lkpt_flags_p - kpt_flags_p)
 SYM_DATA(kpt_flags_all_off, .long .Lkpt_flags_all - kpt_flags_all)
 SYM_DATA(kpt_flags_std_stac_off,
 	 .long .Lkpt_flags_std_stac - kpt_flags_std_stac)
+SYM_DATA(kpt_tail_ret_off, .long .Lkpt_tail_ret - kpt_tail_caller)

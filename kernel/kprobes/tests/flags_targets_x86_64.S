@@ -8,10 +8,14 @@
  *
  * As in opt_targets_x86.S, the probe's offset is in kpt_<name>_off and
  * not at a global label, so that kallsyms sees whole functions.
+ *
+ * At the end, the return probe suite's tail call (kpt_tail_*), which only
+ * assembly can promise.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
 #include <asm/asm.h>
+#include <asm/frame.h>
 #include <asm/smap.h>
 #include <asm/nospec-branch.h>
 
@@ -89,6 +93,30 @@ SYM_FUNC_START(kpt_flags_after_ret)
 	RET
 SYM_FUNC_END(kpt_flags_after_ret)
 
+/*
+ * long kpt_tail_caller(long x): x + 3.  It calls kpt_tail_outer, which
+ * jumps to kpt_tail_inner as its last act, so kpt_tail_inner returns
+ * straight to .Lkpt_tail_ret, through the slot kpt_tail_outer was
+ * called with (test_kretprobe.c).
+ */
+SYM_FUNC_START(kpt_tail_caller)
+	FRAME_BEGIN
+	call	kpt_tail_outer
+.Lkpt_tail_ret:
+	FRAME_END
+	RET
+SYM_FUNC_END(kpt_tail_caller)
+
+SYM_FUNC_START(kpt_tail_outer)
+	addq	$1, %rdi
+	jmp	kpt_tail_inner
+SYM_FUNC_END(kpt_tail_outer)
+
+SYM_FUNC_START(kpt_tail_inner)
+	leaq	2(%rdi), %rax
+	RET
+SYM_FUNC_END(kpt_tail_inner)
+
 	.section .rodata
 	.balign 8
 SYM_DATA(kpt_flags_c_off, .quad .Lkpt_flags_c - kpt_flags_c)
@@ -99,3 +127,4 @@ SYM_DATA(kpt_flags_p_off, .quad .Lkpt_flags_p - kpt_flags_p)
 SYM_DATA(kpt_flags_all_off, .quad .Lkpt_flags_all - kpt_flags_all)
 SYM_DATA(kpt_flags_std_stac_off,
 	 .quad .Lkpt_flags_std_stac - kpt_flags_std_stac)
+SYM_DATA(kpt_tail_ret_off, .quad .Lkpt_tail_ret - kpt_tail_caller)

@@ -4,6 +4,9 @@
  * function has one instruction of interest; its offset in the function
  * is in kpt_a64_<name>_off, so that kallsyms sees whole functions and a
  * probe is placed by function and offset, as users place them.
+ *
+ * Before the offsets, the return probe suite's tail call (kpt_tail_*),
+ * which only assembly can promise.
  */
 #include <linux/linkage.h>
 #include <asm/assembler.h>
@@ -257,6 +260,31 @@ SYM_FUNC_START(kpt_a64_refused)
 	ret
 SYM_FUNC_END(kpt_a64_refused)
 
+/*
+ * long kpt_tail_caller(long x): x + 3.  It calls kpt_tail_outer, which
+ * branches to kpt_tail_inner as its last act, so kpt_tail_inner returns
+ * straight to .Lkpt_tail_ret with the X30 kpt_tail_outer was called with
+ * (test_kretprobe.c).
+ */
+SYM_FUNC_START(kpt_tail_caller)
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+	bl	kpt_tail_outer
+.Lkpt_tail_ret:
+	ldp	x29, x30, [sp], #16
+	ret
+SYM_FUNC_END(kpt_tail_caller)
+
+SYM_FUNC_START(kpt_tail_outer)
+	add	x0, x0, #1
+	b	kpt_tail_inner
+SYM_FUNC_END(kpt_tail_outer)
+
+SYM_FUNC_START(kpt_tail_inner)
+	add	x0, x0, #2
+	ret
+SYM_FUNC_END(kpt_tail_inner)
+
 	.section .rodata
 	.balign 8
 .macro KPT_A64_OFF name, func, label
@@ -289,3 +317,4 @@ KPT_A64_OFF refused_mrs_daif, kpt_a64_refused, .Lkpt_a64_refused_mrs_daif
 KPT_A64_OFF refused_ldxr, kpt_a64_refused, .Lkpt_a64_refused_ldxr
 KPT_A64_OFF refused_in_seq, kpt_a64_refused, .Lkpt_a64_refused_in_seq
 KPT_A64_OFF after_seq, kpt_a64_refused, .Lkpt_a64_after_seq
+SYM_DATA(kpt_tail_ret_off, .quad .Lkpt_tail_ret - kpt_tail_caller)

@@ -5,6 +5,9 @@
  * is in kpt_rv_<name>_off, so that kallsyms sees whole functions.  The
  * 4-byte forms are assembled with .option norvc, the compressed ones are
  * named (c.j, c.beqz, ...).
+ *
+ * Before the offsets, the return probe suite's tail call (kpt_tail_*),
+ * which only assembly can promise.
  */
 #include <linux/linkage.h>
 #include <asm/asm.h>
@@ -218,6 +221,35 @@ SYM_FUNC_START(kpt_rv_c_addi)
 	ret
 SYM_FUNC_END(kpt_rv_c_addi)
 
+/*
+ * long kpt_tail_caller(long x): x + 3.  It calls kpt_tail_outer, whose
+ * last act is a tail call of kpt_tail_inner, so kpt_tail_inner returns
+ * straight to .Lkpt_tail_ret with the ra kpt_tail_outer was called with
+ * (test_kretprobe.c).  The caller keeps a frame record for unwinders.
+ */
+SYM_FUNC_START(kpt_tail_caller)
+	addi	sp, sp, -2 * SZREG
+	REG_S	ra, SZREG(sp)
+	REG_S	s0, 0(sp)
+	addi	s0, sp, 2 * SZREG
+	call	kpt_tail_outer
+.Lkpt_tail_ret:
+	REG_L	ra, SZREG(sp)
+	REG_L	s0, 0(sp)
+	addi	sp, sp, 2 * SZREG
+	ret
+SYM_FUNC_END(kpt_tail_caller)
+
+SYM_FUNC_START(kpt_tail_outer)
+	addi	a0, a0, 1
+	tail	kpt_tail_inner
+SYM_FUNC_END(kpt_tail_outer)
+
+SYM_FUNC_START(kpt_tail_inner)
+	addi	a0, a0, 2
+	ret
+SYM_FUNC_END(kpt_tail_inner)
+
 	.section .rodata
 	.balign 8
 .macro KPT_RV_OFF name, func, label
@@ -232,3 +264,4 @@ KPT_RV_OFF \b, kpt_rv_\b, .Lkpt_rv_\b
 .irp r, refused_ecall, refused_csr, refused_fence, refused_lr, refused_in_seq, after_seq, inside
 KPT_RV_OFF \r, kpt_rv_refused, .Lkpt_rv_\r
 .endr
+SYM_DATA(kpt_tail_ret_off, .quad .Lkpt_tail_ret - kpt_tail_caller)

@@ -9,8 +9,9 @@
  * show them, that register changes and a redirect take effect, re-entry,
  * several probes at one site, batches, kretprobes and jprobes there, and
  * the IPMODIFY claim: which probes take it, that ftrace refuses a second
- * claimant, and that a refused registration leaves no trace; and that
- * unregistration waits for a handler in flight.
+ * claimant, and that a refused registration leaves no trace; that
+ * unregistration waits for a handler in flight; and that after
+ * ftrace_kill() a call site refuses probes with -ENODEV.
  */
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
@@ -725,6 +726,46 @@ static void ft_unregister_waits(struct kunit *test)
 	kpt_expect_kprobe_unregister_waits(test, k);
 }
 
+/*
+ * After ftrace_kill(), ftrace can attach nothing more: registering or
+ * enabling a probe on a call site says so (-ENODEV) and leaves nothing
+ * registered, and a probe elsewhere is not affected.
+ */
+static void ft_dead_ftrace_says_enodev(struct kunit *test)
+{
+	struct ft_ctx *c = test->priv;
+	struct kprobe *p = &c->probes[0];
+	struct kprobe *q = &c->probes[1];
+	bool was_dead = kprobe_ftrace_dead_swap(true);
+
+	KUNIT_EXPECT_EQ(test, register_kprobe(p), -ENODEV);
+	/* Not left registered: a second try is not "already registered". */
+	p->addr = NULL;
+	KUNIT_EXPECT_EQ(test, register_kprobe(p), -ENODEV);
+	KUNIT_EXPECT_EQ(test, kpft_target(1), 2);
+	KUNIT_EXPECT_EQ(test, c->pre[0], 0);
+
+	/* Registered disabled: nothing to attach until it is enabled. */
+	p->addr = NULL;
+	p->flags = KPROBE_FLAG_DISABLED;
+	KUNIT_EXPECT_EQ(test, register_kprobe(p), 0);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(p), -ENODEV);
+	KUNIT_EXPECT_TRUE(test, kprobe_disabled(p));
+	unregister_kprobe(p);
+
+	/* A breakpoint probe does not need ftrace. */
+	q->symbol_name = "kpft_target_fn";
+	q->offset = ftrace_site_of(kpft_target_fn) + MCOUNT_INSN_SIZE -
+		    (unsigned long)kpft_target_fn;
+	KUNIT_EXPECT_EQ(test, register_kprobe(q), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_ftrace(q));
+	KUNIT_EXPECT_EQ(test, kpft_target(1), 2);
+	KUNIT_EXPECT_EQ(test, c->pre[1], 1);
+	unregister_kprobe(q);
+
+	kprobe_ftrace_dead_swap(was_dead);
+}
+
 static struct kunit_case ft_cases[] = {
 	KUNIT_CASE(ft_entry_probe_goes_through_ftrace),
 	KUNIT_CASE(ft_inside_the_call_is_refused),
@@ -740,6 +781,7 @@ static struct kunit_case ft_cases[] = {
 	KUNIT_CASE(ft_kretprobe),
 	KUNIT_CASE(ft_jprobe),
 	KUNIT_CASE(ft_unregister_waits),
+	KUNIT_CASE(ft_dead_ftrace_says_enodev),
 	{}
 };
 

@@ -450,6 +450,254 @@ static void rp_stacktrace_below_hooked_frame(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, st_has_trampoline());
 }
 
+/*
+ * A tail call between two return-probed functions, in assembly in the
+ * arch's targets file (flags_targets_x86_*.S, insn_targets_<arch>.S):
+ * kpt_tail_caller calls kpt_tail_outer, whose last act is a jump to
+ * kpt_tail_inner; kpt_tail_inner then returns straight to
+ * kpt_tail_caller + kpt_tail_ret_off.  Its entry probe finds the
+ * trampoline's address where the return address was: the outer probe's
+ * hook.  Both returns are one return, at the real return address.
+ */
+static long (*kpt_tail)(long x) = kpt_tail_caller;
+
+struct tail_ctx {
+	struct kretprobe rp;
+	atomic_t *seq;
+	int returns;
+	int order;
+	int chain_len;
+	unsigned long ip;
+	unsigned long found[2];
+};
+
+static int tail_chain_len(void)
+{
+	struct llist_node *node;
+	int n = 0;
+
+	llist_for_each(node, current->kretprobe_instances.first)
+		n++;
+	return n;
+}
+
+static int tail_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct tail_ctx *c = container_of(get_kretprobe(ri), struct tail_ctx,
+					  rp);
+
+	c->returns++;
+	c->order = atomic_inc_return(c->seq);
+	c->chain_len = tail_chain_len();
+	c->ip = instruction_pointer(regs);
+	return 0;
+}
+
+/*
+ * The inner handler also asks what an unwinder would, twice with one
+ * cursor: the frame's return address, then nothing more for that frame.
+ */
+static int tail_inner_return(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct tail_ctx *c = container_of(get_kretprobe(ri), struct tail_ctx,
+					  rp);
+	struct llist_node *cur = NULL;
+	int i;
+
+	st_take();
+	for (i = 0; i < ARRAY_SIZE(c->found); i++)
+		c->found[i] = kretprobe_find_ret_addr(current,
+						      (void *)ri->frame, &cur);
+	return tail_return(ri, regs);
+}
+
+static int tail_register(struct kunit *test, struct tail_ctx *c)
+{
+	int ret = register_kretprobe(&c->rp);
+
+	if (ret)
+		return ret;
+	return kunit_add_action_or_reset(test, rp_unregister_action, &c->rp);
+}
+
+static struct tail_ctx *new_tail(struct kunit *test, void *fn, atomic_t *seq)
+{
+	struct tail_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->rp.kp.addr = fn;
+	c->rp.handler = tail_return;
+	c->seq = seq;
+	return c;
+}
+
+static void rp_tail_call(struct kunit *test)
+{
+	atomic_t *seq = kunit_kzalloc(test, sizeof(*seq), GFP_KERNEL);
+	struct tail_ctx *outer, *inner;
+	unsigned long ret_addr;
+
+	KUNIT_ASSERT_NOT_NULL(test, seq);
+	outer = new_tail(test, kpt_tail_outer, seq);
+	inner = new_tail(test, kpt_tail_inner, seq);
+	inner->rp.handler = tail_inner_return;
+	ret_addr = (unsigned long)kpt_tail_caller + kpt_tail_ret_off;
+	KUNIT_ASSERT_EQ(test, tail_register(test, outer), 0);
+	KUNIT_ASSERT_EQ(test, tail_register(test, inner), 0);
+	st_nr = 0;
+
+	KUNIT_EXPECT_EQ(test, kpt_tail(4), 7L);
+	KUNIT_EXPECT_EQ(test, outer->returns, 1);
+	KUNIT_EXPECT_EQ(test, inner->returns, 1);
+	/* Each handler sees where the call really returns to. */
+	KUNIT_EXPECT_EQ(test, inner->ip, ret_addr);
+	KUNIT_EXPECT_EQ(test, outer->ip, ret_addr);
+	/*
+	 * One pass of the trampoline, innermost first: when the outer
+	 * handler runs, the inner instance has not gone home yet.
+	 */
+	KUNIT_EXPECT_EQ(test, inner->order, 1);
+	KUNIT_EXPECT_EQ(test, outer->order, 2);
+	KUNIT_EXPECT_EQ(test, inner->chain_len, 2);
+	KUNIT_EXPECT_EQ(test, outer->chain_len, 2);
+	KUNIT_EXPECT_EQ(test, tail_chain_len(), 0);
+	/* So does an unwinder, once, and a trace from the inner handler. */
+	KUNIT_EXPECT_EQ(test, inner->found[0], ret_addr);
+	KUNIT_EXPECT_EQ(test, inner->found[1], 0UL);
+	KUNIT_ASSERT_GT(test, st_nr, 0U);
+	KUNIT_EXPECT_TRUE(test, st_has("kpt_tail_caller"));
+	KUNIT_EXPECT_TRUE(test, st_has("rp_tail_call"));
+	KUNIT_EXPECT_FALSE(test, st_has_trampoline());
+	KUNIT_EXPECT_EQ(test, outer->rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, inner->rp.nmissed, 0);
+}
+
+/*
+ * Stack traces of tasks inside hooked calls, taken over and over from
+ * another thread while the probe goes and the calls return: the last
+ * return frees the pool, maybe while the unwinder reads its instances.
+ * KASAN (the debug kernel of make test) reports a read of freed memory.
+ */
+#define NR_UNWOUND	8
+
+struct unwinder {
+	struct task_struct **tasks;
+	atomic_t traces;
+};
+
+static int unwinder_fn(void *data)
+{
+	struct unwinder *u = data;
+	unsigned long entries[16];
+	int i;
+
+	while (!kthread_should_stop()) {
+		for (i = 0; i < NR_UNWOUND; i++) {
+			if (!u->tasks[i])
+				continue;
+			stack_trace_save_tsk(u->tasks[i], entries,
+					     ARRAY_SIZE(entries), 0);
+			atomic_inc(&u->traces);
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+static void put_task_action(void *t)
+{
+	put_task_struct(t);
+}
+
+static bool sleepers_returned(struct sleeper *s, struct task_struct **t)
+{
+	int i;
+
+	for (i = 0; i < NR_UNWOUND; i++) {
+		if (t[i] && READ_ONCE(s[i].ret) != 7)
+			return false;
+	}
+	return true;
+}
+
+static void rp_unwind_while_freed(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
+	struct kretprobe_instance *ri;
+	struct llist_node *cur = NULL;
+	struct task_struct **t, *uw;
+	struct completion *done;
+	unsigned long frame;
+	struct unwinder *u;
+	struct sleeper *s;
+	int i;
+
+	t = kunit_kcalloc(test, NR_UNWOUND, sizeof(*t), GFP_KERNEL);
+	s = kunit_kcalloc(test, NR_UNWOUND, sizeof(*s), GFP_KERNEL);
+	u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
+	done = kunit_kzalloc(test, sizeof(*done), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, t && s && u && done);
+	init_completion(done);
+	u->tasks = t;
+
+	/* 1. Tasks asleep inside the hooked function. */
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	for (i = 0; i < NR_UNWOUND; i++) {
+		s[i].done = done;
+		t[i] = kthread_run(sleeper_fn, &s[i], "kpt_unwound/%d", i);
+		if (IS_ERR(t[i]))
+			t[i] = NULL;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, t[0]);
+	/* Step 5 asks about it after kthread_stop(). */
+	get_task_struct(t[0]);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, put_task_action,
+							t[0]), 0);
+	for (i = 0; i < 500 && atomic_read(&c->entries) < NR_UNWOUND; i++)
+		msleep(20);
+	KUNIT_ASSERT_EQ(test, atomic_read(&c->entries), NR_UNWOUND);
+	msleep(20);
+
+	/* 2. A trace of one of them goes through to its caller. */
+	st_nr = stack_trace_save_tsk(t[0], st_entries, ST_MAX, 0);
+	KUNIT_EXPECT_TRUE(test, st_has("sleeper_fn"));
+	KUNIT_EXPECT_FALSE(test, st_has_trampoline());
+	/* An unwinder's cursor, kept across the return (step 5). */
+	ri = llist_entry(READ_ONCE(t[0]->kretprobe_instances.first),
+			 struct kretprobe_instance, llist);
+	KUNIT_ASSERT_NOT_NULL(test, ri);
+	frame = ri->frame;
+	KUNIT_EXPECT_EQ(test, kretprobe_find_ret_addr(t[0], (void *)frame,
+						      &cur),
+			get_kretprobe_retaddr(ri));
+	KUNIT_EXPECT_PTR_EQ(test, cur, &ri->llist);
+
+	/* 3. Unwind them over and over; the probe goes, the calls return. */
+	uw = kthread_run(unwinder_fn, u, "kpt_unwinder");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(uw));
+	unregister_kretprobe(&c->rp);
+	complete_all(done);
+	for (i = 0; i < 500 && !sleepers_returned(s, t); i++)
+		usleep_range(1000, 2000);
+
+	/* 4. Unwind on while the pool is freed (a grace period, a work). */
+	rcu_barrier();
+	msleep(20);
+	kthread_stop(uw);
+	for (i = 0; i < NR_UNWOUND; i++) {
+		if (t[i])
+			kthread_stop(t[i]);
+		KUNIT_EXPECT_EQ(test, s[i].ret, t[i] ? 7 : 0);
+	}
+	KUNIT_EXPECT_GT(test, atomic_read(&u->traces), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 0);
+
+	/* 5. The stale cursor is never read: the chain is empty now. */
+	KUNIT_EXPECT_EQ(test, kretprobe_find_ret_addr(t[0], (void *)frame,
+						      &cur), 0UL);
+}
+
 static struct kunit_case kretprobe_cases[] = {
 	KUNIT_CASE(rp_handler_sees_return),
 	KUNIT_CASE(rp_entry_handler_skips),
@@ -463,6 +711,8 @@ static struct kunit_case kretprobe_cases[] = {
 	KUNIT_CASE(rp_batch_duplicates),
 	KUNIT_CASE(rp_stacktrace_in_handler),
 	KUNIT_CASE(rp_stacktrace_below_hooked_frame),
+	KUNIT_CASE(rp_tail_call),
+	KUNIT_CASE(rp_unwind_while_freed),
 	{}
 };
 

@@ -10,7 +10,11 @@
  * The kprobes_unregister suite makes the last point certain rather than
  * likely: a handler holds on while the probe is unregistered, in each
  * way a hit can run: breakpoint and return handler here, optimized jump
- * in test_opt.c, ftrace in test_ftrace_x86.c.
+ * in test_opt.c, ftrace in test_ftrace_x86.c.  It also checks that the
+ * wait covers a CPU going down, that an oops in a handler does not leave
+ * its CPU in a hit for ever (the task is killed: the die notifier ends
+ * the hit; tests.d/zz-oops-unregister.sh does it for real), and that the
+ * wait leaves idle CPUs alone when no text changed.
  */
 #include <kunit/test.h>
 #include <linux/kprobes.h>
@@ -20,6 +24,10 @@
 #include <linux/slab.h>
 #include <linux/cpumask.h>
 #include <linux/sched.h>
+#include <linux/cpu.h>
+#include <linux/completion.h>
+#include <linux/kdebug.h>
+#include <linux/notifier.h>
 
 #include "tests.h"
 
@@ -343,9 +351,161 @@ static void unregister_waits_return(struct kunit *test)
 }
 #endif
 
+/*
+ * A CPU going down is out of cpu_online_mask while it still runs kernel
+ * code, probes included: cpuhp_report_idle_dead() runs on it after that.
+ * The wait for hits in flight must cover it.  The handler holds on there;
+ * kprobe_hits_quiesce(), called meanwhile, must return only after it.
+ */
+struct hotplug_hold {
+	struct kprobe kp;
+	atomic_t entered;
+	atomic_t left;
+	unsigned int cpu;
+	int down_ret;
+};
+
+static int hotplug_hold_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct hotplug_hold *h = container_of(p, struct hotplug_hold, kp);
+
+	if (cpu_online(smp_processor_id()) ||
+	    atomic_inc_return(&h->entered) != 1)
+		return 0;
+	mdelay(4 * INFLIGHT_HOLD_MS);
+	atomic_set_release(&h->left, 1);
+	return 0;
+}
+
+static int hotplug_hold_down(void *data)
+{
+	struct hotplug_hold *h = data;
+
+	h->down_ret = remove_cpu(h->cpu);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static int hotplug_back(void *unused)
+{
+	return 0;
+}
+
+static void quiesce_waits_for_cpu_going_down(struct kunit *test)
+{
+	struct hotplug_hold *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	unsigned long deadline;
+	struct task_struct *t;
+
+	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU) || num_online_cpus() < 2)
+		kunit_skip(test, "needs CPU hotplug and a second CPU");
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	h->cpu = cpumask_last(cpu_online_mask);
+	h->kp.symbol_name = "cpuhp_report_idle_dead";
+	h->kp.pre_handler = hotplug_hold_pre;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &h->kp), 0);
+
+	t = kthread_run(hotplug_hold_down, h, "kpt_cpu_down");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	deadline = jiffies + INFLIGHT_WAIT_SECONDS * HZ;
+	while (!atomic_read(&h->entered) && time_before(jiffies, deadline))
+		schedule_timeout_uninterruptible(1);
+
+	/* The dying CPU holds on in the handler: the wait covers it. */
+	kprobe_hits_quiesce();
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->entered), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read_acquire(&h->left), 1);
+
+	kthread_stop(t);
+	unregister_kprobe(&h->kp);
+	KUNIT_EXPECT_EQ(test, h->down_ret, 0);
+	if (h->down_ret)
+		return;
+	KUNIT_EXPECT_EQ(test, add_cpu(h->cpu), 0);
+	/* Back at work: the next cases need it. */
+	KUNIT_EXPECT_EQ(test, smp_call_on_cpu(h->cpu, hotplug_back, NULL,
+					      false), 0);
+}
+
+static atomic_t counting_hits;
+
+static int counting_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&counting_hits);
+	return 0;
+}
+
+static void oops_forgets_the_cpus_hits(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	static struct kprobe marker;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	preempt_disable();
+	kprobe_running_begin(&marker);
+	kprobe_oops_notify(NULL, DIE_OOPS + 1, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, kprobe_running(), &marker);
+	kprobe_oops_notify(NULL, DIE_OOPS, NULL);
+	KUNIT_EXPECT_NULL(test, kprobe_running());
+	preempt_enable();
+
+	/* Hits on the CPU run their handlers again. */
+	kp->symbol_name = "kpt_target_fn";
+	kp->pre_handler = counting_pre;
+	atomic_set(&counting_hits, 0);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, kp), 0);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&counting_hits), 1);
+	KUNIT_EXPECT_EQ(test, kp->nmissed, 0UL);
+}
+
+/*
+ * Removing one of two probes at a site changes no text: no CPU needs a
+ * text sync, and an idle CPU cannot be in a hit.  Unregistration must not
+ * interrupt it every time (it did, with one IPI per online CPU per call).
+ */
+static int quiet_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static void unregister_leaves_idle_cpus_alone(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kcalloc(test, 2, sizeof(*kp), GFP_KERNEL);
+	unsigned long kicks;
+	int i, rounds = 50;
+
+	if (!IS_ENABLED(CONFIG_CONTEXT_TRACKING_IDLE) || num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU and RCU's idle tracking");
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	for (i = 0; i < 2; i++) {
+		kp[i].symbol_name = "kpt_target_fn";
+		kp[i].pre_handler = quiet_pre;
+	}
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &kp[0]), 0);
+
+	kicks = kprobe_quiesce_kick_count();
+	for (i = 0; i < rounds; i++) {
+		kpt_reset(&kp[1]);
+		KUNIT_ASSERT_EQ(test, register_kprobe(&kp[1]), 0);
+		unregister_kprobe(&kp[1]);
+		/* Let the other CPUs go idle again. */
+		schedule_timeout_uninterruptible(1);
+	}
+	kicks = kprobe_quiesce_kick_count() - kicks;
+	kunit_info(test, "%lu CPUs interrupted in %d unregistrations\n",
+		   kicks, rounds);
+	KUNIT_EXPECT_LT(test, kicks, (unsigned long)rounds * 9 / 10);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+}
+
 static struct kunit_case unregister_cases[] = {
 	KUNIT_CASE(unregister_waits_breakpoint),
 	KUNIT_CASE(unregister_waits_return),
+	KUNIT_CASE_SLOW(quiesce_waits_for_cpu_going_down),
+	KUNIT_CASE(oops_forgets_the_cpus_hits),
+	KUNIT_CASE(unregister_leaves_idle_cpus_alone),
 	{}
 };
 

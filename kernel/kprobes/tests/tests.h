@@ -26,6 +26,15 @@ extern long (*kpt_args8)(long a1, long a2, long a3, long a4, long a5,
 			 long a6, long a7, long a8);
 /* kpt_stack_caller_fn -> kpt_stack_outer_fn -> kpt_inner: x * 2 + 2 */
 extern int (*kpt_stack_caller)(int x);
+/*
+ * In assembly, in the arch's targets file: kpt_tail_caller returns x + 3
+ * through kpt_tail_outer, whose last act is a jump to kpt_tail_inner, so
+ * kpt_tail_inner returns to kpt_tail_caller + kpt_tail_ret_off.
+ */
+long kpt_tail_caller(long x);
+long kpt_tail_outer(long x);
+long kpt_tail_inner(long x);
+extern const long kpt_tail_ret_off;
 /* kpt_many[i] is kpt_many_<i, two hex digits>, and returns x + i */
 #define KPT_MANY	256
 extern int (*const kpt_many[KPT_MANY])(int x);

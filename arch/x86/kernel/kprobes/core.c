@@ -165,17 +165,34 @@ __visible void __kprobes x86_kprobe_step_return(struct pt_regs *regs)
  * by %KPROBE_STEP_DETOUR_BACK, whose frame is the innermost.  The post
  * handlers see the instruction pointer after the original instruction.
  *
+ * The copy of the rest that follows the template does not load
+ * regs->sp: when a post handler moved it, the detour IRETs to that copy
+ * instead, as it does to wherever a post handler moved regs->ip.
+ *
  * Return: %X86_DETOUR_COPY when the detour runs the copy of the rest of
- * the region; %X86_DETOUR_IRET when a post handler moved regs->ip, where
- * the detour resumes.
+ * the region; %X86_DETOUR_IRET when a post handler moved regs->ip or
+ * regs->sp, where the detour resumes.
  */
 __visible u8 __kprobes x86_kprobe_detour_post(struct kprobe_site *site,
 					      struct pt_regs *regs)
 {
-	unsigned long next = (unsigned long)site->addr + site->ainsn.len;
+	const struct arch_specific_insn *ai = &site->ainsn;
+	unsigned long next = (unsigned long)site->addr + ai->len;
+	unsigned long sp = regs->sp;
 
 	x86_kprobe_step_return(regs);
-	return regs->ip == next ? X86_DETOUR_COPY : X86_DETOUR_IRET;
+	if (regs->ip != next)
+		return X86_DETOUR_IRET;
+	if (regs->sp == sp)
+		return X86_DETOUR_COPY;
+	/*
+	 * Way 2 of the detour (build_detour()): at opt_step the copy of
+	 * the first instruction, as long as the original, then this
+	 * template, then the copy of the rest.
+	 */
+	regs->ip = (unsigned long)ai->detour + ai->opt_step + ai->len +
+		   x86_detour_copy_offset();
+	return X86_DETOUR_IRET;
 }
 
 /* The INT3 at @addr ends the innermost out-of-line copy: finish the hit. */

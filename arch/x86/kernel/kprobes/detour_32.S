@@ -5,7 +5,8 @@
  * each step is there), with i386's struct pt_regs and calling
  * convention: the site in EAX, the registers in EDX.
  *
- * When a handler took over regs->ip, the way out is the step
+ * Its pt_regs sits below the room the step trampoline leaves too, and
+ * when a handler took over regs->ip, the way out is the step
  * trampoline's: KPROBE_IRET_TO_REGS_32 (regs_32.S).
  *
  * A template: opt.c fills in the MOVL at x86_detour_site, the CALL at
@@ -23,11 +24,8 @@
 
 	.pushsection .rodata, "a"
 SYM_DATA_START(x86_detour_template)
-	/* ss, sp, flags, cs, ip, orig_ax. */
-	pushl	$__KERNEL_DS
-	pushl	%esp			/* the value before this push ... */
-	pushfl				/* (saved before the ADD changes them) */
-	addl	$4, 4(%esp)		/* ... plus the SS slot */
+	/* ss, sp, flags below the room (regs_32.S), cs, ip, orig_ax. */
+	KPROBE_PUSH_SS_SP_FLAGS_32
 	cld
 SYM_INNER_LABEL(x86_detour_clac, SYM_L_GLOBAL)
 	clac				/* a NOP without SMAP */
@@ -50,12 +48,12 @@ SYM_INNER_LABEL(x86_detour_call, SYM_L_GLOBAL)
 	/* A handler took over: resume at regs->ip. */
 	KPROBE_IRET_TO_REGS_32
 .Lstep:
-	KPROBE_POP_REGS_32
+	KPROBE_POP_REGS_32 room=KPROBE_ROOM_32
 SYM_INNER_LABEL(x86_detour_step_jmp, SYM_L_GLOBAL)
 	.byte	0xe9			/* JMP rel32, filled in */
 	.long	0
 .Lresume:
-	KPROBE_POP_REGS_32
+	KPROBE_POP_REGS_32 room=KPROBE_ROOM_32
 SYM_INNER_LABEL(x86_detour_template_end, SYM_L_GLOBAL)
 SYM_DATA_END(x86_detour_template)
 	.popsection

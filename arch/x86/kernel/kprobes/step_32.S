@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * x86 kprobes, 32-bit: the step trampoline.  See step_64.S for what it
- * is for; this file only differs in how it gets back: a post handler
- * may have moved regs->sp, which a kernel-to-kernel IRET does not load
- * (see KPROBE_IRET_TO_REGS_32 in regs_32.S).
+ * is for; this file only differs in two ways, both for post handlers
+ * that move regs->sp: the pt_regs sits below a room that such a handler
+ * may write into, and the way back writes the IRET frame where regs->sp
+ * says, which a kernel-to-kernel IRET does not load (both in regs_32.S).
  */
 #include <linux/linkage.h>
 #include <asm/asm.h>
@@ -18,10 +19,7 @@
 
 SYM_CODE_START(x86_kprobe_step_trampoline)
 	/* The hardware part of pt_regs: ss, sp, flags, cs, ip, orig_ax. */
-	pushl	$__KERNEL_DS
-	pushl	%esp			/* the value before this push ... */
-	pushfl				/* (saved before the ADD changes them) */
-	addl	$4, 4(%esp)		/* ... plus the SS slot */
+	KPROBE_PUSH_SS_SP_FLAGS_32
 	ASM_CLAC
 	cld
 	pushl	$__KERNEL_CS
