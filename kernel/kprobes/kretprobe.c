@@ -54,6 +54,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 
 #include "internal.h"
 
@@ -338,7 +339,7 @@ unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
 	rcu_read_unlock();
 	return ret;
 }
-
+EXPORT_SYMBOL_IF_KUNIT(kretprobe_find_ret_addr);
 NOKPROBE_SYMBOL(kretprobe_find_ret_addr);
 
 /**
