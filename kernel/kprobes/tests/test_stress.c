@@ -397,6 +397,7 @@ static void quiesce_waits_for_cpu_going_down(struct kunit *test)
 	struct hotplug_hold *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
 	unsigned long deadline;
 	struct task_struct *t;
+	int ret;
 
 	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU) || num_online_cpus() < 2)
 		kunit_skip(test, "needs CPU hotplug and a second CPU");
@@ -404,7 +405,11 @@ static void quiesce_waits_for_cpu_going_down(struct kunit *test)
 	h->cpu = cpumask_last(cpu_online_mask);
 	h->kp.symbol_name = "cpuhp_report_idle_dead";
 	h->kp.pre_handler = hotplug_hold_pre;
-	KUNIT_ASSERT_EQ(test, kpt_register(test, &h->kp), 0);
+	ret = kpt_register(test, &h->kp);
+	/* Its first instruction may be one the arch cannot probe (riscv). */
+	if (ret)
+		kunit_skip(test, "cpuhp_report_idle_dead() cannot be probed: %d",
+			   ret);
 
 	t = kthread_run(hotplug_hold_down, h, "kpt_cpu_down");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
