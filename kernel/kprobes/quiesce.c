@@ -60,6 +60,22 @@ unsigned long kprobe_quiesce_kick_count(void)
 EXPORT_SYMBOL_IF_KUNIT(kprobe_quiesce_kick_count);
 
 /*
+ * Is @cpu in an extended quiescent state, as RCU sees it?  Without RCU's
+ * idle tracking (a kernel without SMP) nobody says: assume not.
+ */
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+static bool cpu_in_eqs(int cpu)
+{
+	return !(ct_rcu_watching_cpu_acquire(cpu) & CT_RCU_WATCHING);
+}
+#else
+static bool cpu_in_eqs(int cpu)
+{
+	return false;
+}
+#endif
+
+/*
  * Can @cpu be inside a hit, or about to be, without showing it?  Not if
  * RCU sees it in an extended quiescent state: it leaves one with a fully
  * ordered update of its context-tracking state, before any hit it may
@@ -68,16 +84,11 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_quiesce_kick_count);
  */
 static bool cpu_may_hide_hit(int cpu, void *unused)
 {
-	bool kick = true;
-
 	/* Ours is in process context, in no hit. */
-	if (cpu == smp_processor_id())
+	if (cpu == smp_processor_id() || cpu_in_eqs(cpu))
 		return false;
-	if (IS_ENABLED(CONFIG_CONTEXT_TRACKING_IDLE))
-		kick = ct_rcu_watching_cpu_acquire(cpu) & CT_RCU_WATCHING;
-	if (kick)
-		atomic_long_inc(&kprobe_quiesce_kicks);
-	return kick;
+	atomic_long_inc(&kprobe_quiesce_kicks);
+	return true;
 }
 
 static void quiesce_ipi(void *unused)
