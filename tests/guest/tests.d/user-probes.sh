@@ -34,16 +34,44 @@ expect_stats() {  # expect_stats KEY=VALUE...
 
 # start NAME MODE N [PROGRAM]: start kpu-target (or its copy PROGRAM) in
 # the background; when it says it is ready, its pid is in $NAME_pid and
-# its output goes to /tmp/NAME.out.
+# its output goes to /tmp/NAME.out.  A program that is not ready in 30 s
+# fails the check, with what it printed and where it waits.
+STARTED=
 start() {
-	local i=0
-	${4:-$T} "$2" "$3" >"/tmp/$1.out" 2>&1 &
-	eval "$1_pid=$!"
-	while ! grep -q '^ready' "/tmp/$1.out" && [ $i -lt 200 ]; do
+	local i=0 pid
+	: >"/tmp/$1.out"
+	${4:-$T} "$2" "$3" >>"/tmp/$1.out" 2>&1 &
+	pid=$!
+	eval "$1_pid=$pid"
+	STARTED="$STARTED $pid"
+	while ! grep -q '^ready' "/tmp/$1.out" && [ $i -lt 600 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
-	grep -q '^ready' "/tmp/$1.out"
+	grep -q '^ready' "/tmp/$1.out" && return 0
+	echo "$1 (pid $pid) not ready after 30 s; it printed:"
+	cat "/tmp/$1.out"
+	grep '^State' "/proc/$pid/status"
+	echo "wchan: $(cat "/proc/$pid/wchan" 2>/dev/null)"
+	cat "/proc/$pid/stack" 2>/dev/null
+	return 1
+}
+# tidy: after a failed check, leave nothing behind for the next one: no
+# program of ours running, the handlers back to their defaults, no
+# probe registered.
+tidy() {
+	local pid
+	for pid in $STARTED; do
+		kill -9 "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	done
+	ctl sleep 0 >/dev/null
+	ctl misuse 0 >/dev/null
+	ctl unreg >/dev/null
+}
+# ucheck NAME FUNCTION: check, then tidy if it failed.
+ucheck() {
+	STARTED=
+	check "$@" || tidy
 }
 # finish NAME: let it run and wait for it; its exit status is in $rc
 finish() {
@@ -80,7 +108,7 @@ bad_registers() {
 	expect "disarm unregistered" "$(ctl disarm $$)" -22 &&
 	finish z && expect "z exit" $rc 0
 }
-check user_bad_requests bad_registers
+ucheck user_bad_requests bad_registers
 
 # Nothing maps the file: registration cannot read it through a struct
 # file, and the first arm makes the checks instead: of the program
@@ -104,7 +132,7 @@ checks_at_first_arm() {
 		expect "reg inside kpu_add's first instruction" "$(ctl reg $T $((ADD + 1)))" -84
 	fi
 }
-check user_checks_at_first_arm checks_at_first_arm
+ucheck user_checks_at_first_arm checks_at_first_arm
 
 # kpu_add in two processes of one file, armed in the first only; the
 # handlers sleep.  Right registers before and after the ADD (LEA on x86), exact counts.
@@ -124,15 +152,15 @@ two_processes() {
 		sum_di=4950 sum_si=100000 sum_ax=104950 &&
 	expect "post ip - pre ip" $(($(stat_of post_ip) - $(stat_of pre_ip))) 4
 }
-check user_armed_in_one_process_only two_processes
+ucheck user_armed_in_one_process_only two_processes
 # The first process is gone (reaped): no pid to disarm.
 gone_process() {
 	echo "pid of the first process: '$a_pid'"
 	expect "disarm a reaped process" "$(ctl disarm "$a_pid")" -3
 }
-check user_disarm_gone_process gone_process
+ucheck user_disarm_gone_process gone_process
 unregister() { expect unreg "$(ctl unreg)" 0; }
-check user_unregister unregister
+ucheck user_unregister unregister
 
 # Between a compare and its branch: the branch goes the same way.
 compare_branch() {
@@ -142,8 +170,8 @@ compare_branch() {
 	expect "sum of max(i, 50)" "$(out_of m sum)" 6225 &&
 	expect_stats pre=100 post=100 fault=0
 }
-check user_between_compare_and_branch compare_branch
-check user_unregister_2 unregister
+ucheck user_between_compare_and_branch compare_branch
+ucheck user_unregister_2 unregister
 
 # Arming is per address space: a child forked after arming is not armed.
 fork_child() {
@@ -154,8 +182,8 @@ fork_child() {
 	expect "parent sum" "$(out_of f sum)" 51225 &&
 	expect_stats pre=50 post=50 tgid_other=0
 }
-check user_fork_child_not_armed fork_child
-check user_unregister_3 unregister
+ucheck user_fork_child_not_armed fork_child
+ucheck user_unregister_3 unregister
 
 # A probed load that faults: the fault handler sees the page fault (x86:
 # trap 14; arm64: a syndrome of class 0x24, data abort from EL0), the
@@ -174,8 +202,8 @@ faulting_load() {
 	expect_stats pre=2 post=1 fault=1 &&
 	page_fault_trap "$(stat_of trapnr)"
 }
-check user_fault_in_step faulting_load
-check user_unregister_4 unregister
+ucheck user_fault_in_step faulting_load
+ucheck user_unregister_4 unregister
 
 # Disarm, and unregister, while the program runs through the probe.
 N=1000000
@@ -190,7 +218,7 @@ disarm_running() {
 	wait "$r_pid" && expect sum "$(out_of r sum)" $SUM &&
 	expect unreg "$(ctl unreg)" 0
 }
-check user_disarm_while_running disarm_running
+ucheck user_disarm_while_running disarm_running
 unregister_running() {
 	expect reg "$(ctl reg $T "$ADD")" 0 &&
 	start u add $N && expect arm "$(ctl arm "$u_pid")" 0 &&
@@ -199,7 +227,7 @@ unregister_running() {
 	wait "$u_pid" && expect sum "$(out_of u sum)" $SUM &&
 	[ "$(stat_of pre)" -lt $N ]
 }
-check user_unregister_while_running unregister_running
+ucheck user_unregister_while_running unregister_running
 
 # A fatal signal while the task is in the probe (its pre handler sleeps,
 # the out-of-line step comes next) ends the step early: that is no
@@ -217,7 +245,7 @@ fatal_signal_in_step() {
 	expect_stats pre=1 fault=0 &&
 	expect unreg "$(ctl unreg)" 0
 }
-check user_fatal_signal_is_no_fault fatal_signal_in_step
+ucheck user_fatal_signal_is_no_fault fatal_signal_in_step
 
 # The API from the probe's own handler would wait for that handler:
 # refused (-EDEADLK, one warning), the probe stays registered.
@@ -234,7 +262,7 @@ api_from_handler() {
 	expect "reg again: still registered" "$(ctl reg $T "$ADD")" -16 &&
 	expect unreg "$(ctl unreg)" 0
 }
-check user_api_from_handler_refused api_from_handler
+ucheck user_api_from_handler_refused api_from_handler
 
 # A file on FUSE, whose ->read_folio needs the struct file of an open:
 # the checks read through a mapping's file, at the first arm when
@@ -260,9 +288,9 @@ fuse_file() {
 	umount /mnt/fuse
 	return $rc
 }
-check user_probe_on_fuse fuse_file
+ucheck user_probe_on_fuse fuse_file
 
 # The probe can be registered again after all that, and the module goes.
 reregister() { expect reg "$(ctl reg $T "$ADD")" 0 && unregister; }
-check user_reregister reregister
+ucheck user_reregister reregister
 check user_module_unloads sh -c "! grep -q '^kprobes_user_test ' /proc/modules || rmmod kprobes_user_test"
