@@ -72,13 +72,28 @@ def parse(paths):
 
 
 def is_attach(key):
-    return key.startswith(('reg_', 'unreg_'))
+    """Keys in ns of wall time, shown in ms."""
+    return key.startswith(('reg_', 'unreg_', 'opt_wait_'))
+
+
+def is_attach_cost(key):
+    """What a tool waits for to attach or detach (the floors are not)."""
+    return key.startswith(('reg_', 'unreg_')) and '_floor_' not in key
 
 
 def describe(key):
     """The 'what' column: DESC, or the attach keys' pattern."""
     if key in DESC:
         return DESC[key]
+    m = re.match(r'(opt_wait_|un)?(?:reg_)?modfn_(single_|opt_)?(\d+)$', key)
+    if m:
+        n = m.group(3)
+        if m.group(1) == 'opt_wait_':
+            return f'{n} module function entries: until all are optimized'
+        what = 'unregister' if m.group(1) else 'register'
+        how = {'single_': 'one by one', 'opt_': 'batch, once optimized'}.get(
+            m.group(2), 'batch')
+        return f'{what} {n} module function entries by name, {how}'
     m = re.match(r'(un)?reg_(batch|single|funcs|funcs_floor)_(\d+)$', key)
     if not m:
         return ''
@@ -196,6 +211,22 @@ def funcs_floors(ours, inc, keys):
                        'ftrace_ops to the same functions (reg_funcs_floor_N):')
 
 
+def attach_speedups(ours, inc, keys):
+    """How many times faster than stock each attach and detach is."""
+    parts = []
+    for k in keys:
+        if not is_attach_cost(k):
+            continue
+        _, no = summary(k, ours.get(k, []))
+        _, ni = summary(k, inc.get(k, []))
+        if no and ni:
+            parts.append(f'{k} {ni / no:.1f}x')
+    if not parts:
+        return []
+    return ['', 'Attach and detach, stock time / ours (target: >= 20x):',
+            '- ' + ', '.join(parts)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--ours', nargs='*', default=[])
@@ -238,6 +269,7 @@ def main():
             unit = 'ns/call'
         out.append(f'| {k} | {what} | {unit} | {so} | {si} | {ratio} |')
     out += opt_target(ours, inc)
+    out += attach_speedups(ours, inc, keys)
     out += funcs_floors(ours, inc, keys)
     text = '\n'.join(out) + '\n'
     sys.stdout.write(text)

@@ -52,6 +52,8 @@
 #include <linux/kdebug.h>
 #include <linux/ftrace.h>
 #include <linux/vmalloc.h>
+#include <linux/uaccess.h>
+#include <asm/text-patching.h>
 
 /* kpb_targets.S */
 unsigned long kpb_hit_fn(unsigned long x);
@@ -67,6 +69,9 @@ extern const unsigned long kpb_trap_site, kpb_rtrap_site;
 unsigned long kpb_rfloor_ret;
 extern const unsigned long kpb_slots[];
 extern const int kpb_slots_per_blk, kpb_nslotblk;
+/* kpb_mfns.S */
+extern const unsigned long kpb_mfns[];
+extern const int kpb_nmfns;
 
 static unsigned int reps = 3;
 module_param(reps, uint, 0444);
@@ -82,10 +87,10 @@ module_param(hold, bool, 0444);
 MODULE_PARM_DESC(hold, "only register the o-mode probe and keep it until unload (the guest then reads the debugfs kprobes list)");
 static char *skip = "";
 module_param(skip, charp, 0444);
-MODULE_PARM_DESC(skip, "comma-separated groups to skip: hit,sleepers,attach,funcs");
+MODULE_PARM_DESC(skip, "comma-separated groups to skip: hit,sleepers,attach,funcs,modfuncs");
 static char *only = "";
 module_param(only, charp, 0444);
-MODULE_PARM_DESC(only, "comma-separated groups to run, nothing else (default: all): hit,sleepers,attach,funcs");
+MODULE_PARM_DESC(only, "comma-separated groups to run, nothing else (default: all): hit,sleepers,attach,funcs,modfuncs");
 
 static char *funcs = "";
 module_param(funcs, charp, 0444);
@@ -96,6 +101,10 @@ MODULE_PARM_DESC(funcs_file, "names of the functions for the funcs group, one pe
 static unsigned int funcs_budget_s = 120;
 module_param(funcs_budget_s, uint, 0444);
 MODULE_PARM_DESC(funcs_budget_s, "a count that would take longer at the pace of the ones before (two: fitted as quadratic) is not run");
+
+static unsigned int modfuncs = 2000;
+module_param(modfuncs, uint, 0444);
+MODULE_PARM_DESC(modfuncs, "probes on the entries of that many functions of this module for the modfuncs group (at most 2000; 0: none)");
 
 static char *spin = "";
 module_param(spin, charp, 0444);
@@ -832,6 +841,167 @@ out:
 	vfree(buf);
 }
 
+/* ---- every function of one module, by name ---- */
+
+#define KPB_MFN_NAME_LEN	16	/* "kpb_mfn_1999" */
+
+/*
+ * Point @kps at the entries of the first @num of kpb_mfn_NNNN, by name
+ * (the names are in @names, KPB_MFN_NAME_LEN apart).
+ */
+static void kpb_fill_mfns(struct kprobe *kps, struct kprobe **ptrs,
+			  char *names, int num)
+{
+	int i;
+
+	memset(kps, 0, sizeof(*kps) * num);
+	for (i = 0; i < num; i++) {
+		kps[i].symbol_name = names + i * KPB_MFN_NAME_LEN;
+		kps[i].pre_handler = kpb_pre;
+		ptrs[i] = &kps[i];
+	}
+}
+
+/*
+ * Call each of the first @num targets once; false unless that made
+ * @want hits.
+ */
+static bool kpb_call_mfns(int num, int want, const char *when)
+{
+	long before = atomic_long_read(&kpb_hits), got;
+	unsigned long acc = 0;
+	int i;
+
+	for (i = 0; i < num; i++)
+		acc += ((unsigned long (*)(unsigned long))kpb_mfns[i])(i);
+	kpb_sink = acc;
+	got = atomic_long_read(&kpb_hits) - before;
+	if (got != want)
+		pr_info("BENCH-INFO modfuncs: %s: %ld hits of %d calls, not %d\n",
+			when, got, num, want);
+	return got == want;
+}
+
+/*
+ * How many of @kps have their jump in the text now.  KPROBE_FLAG_OPTIMIZED
+ * does not tell: both kernels set it when the site is queued, before
+ * the optimizer has written anything.
+ */
+static int kpb_count_jumps(struct kprobe *kps, int num)
+{
+	int i, n = 0;
+	u8 op;
+
+	for (i = 0; i < num; i++) {
+		if (!copy_from_kernel_nofault(&op, kps[i].addr, 1) &&
+		    op == JMP32_INSN_OPCODE)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * What a tool pays to probe every function of a module (kpb_mfns.S):
+ *   reg_modfn_N         register_kprobes() of the N entries by name
+ *   unreg_modfn_N       unregister_kprobes() of them, each called once
+ *                       since registration (the optimizer has not run)
+ *   reg_modfn_single_N  the same N registered one by one ...
+ *   unreg_modfn_single_N  ... and unregistered one by one, after a call
+ *   opt_wait_modfn_N    registered again and called once: until every
+ *                       one of them has its jump in the text (not an
+ *                       attach cost; -1 when not all had in 60 s)
+ *   unreg_modfn_opt_N   unregister_kprobes() of the optimized probes
+ */
+static void kpb_modfuncs(int num)
+{
+	struct kprobe **ptrs = NULL;
+	struct kprobe *kps = NULL;
+	char *names;
+	u64 t0, t1, end;
+	int i, ret;
+
+	num = min(num, kpb_nmfns);
+	names = kvcalloc(num, KPB_MFN_NAME_LEN, GFP_KERNEL);
+	kps = kvcalloc(num, sizeof(*kps), GFP_KERNEL);
+	ptrs = kvcalloc(num, sizeof(*ptrs), GFP_KERNEL);
+	if (!names || !kps || !ptrs)
+		goto out;
+	for (i = 0; i < num; i++)
+		snprintf(names + i * KPB_MFN_NAME_LEN, KPB_MFN_NAME_LEN,
+			 "kpb_mfn_%04d", i);
+
+	/* 1. A batch by name; called once; a batch out. */
+	kpb_fill_mfns(kps, ptrs, names, num);
+	t0 = ktime_get_ns();
+	ret = register_kprobes(ptrs, num);
+	t1 = ktime_get_ns();
+	if (ret) {
+		pr_info("BENCH reg_modfn_%d error %d\n", num, ret);
+		goto out;
+	}
+	pr_info("BENCH reg_modfn_%d %llu\n", num, t1 - t0);
+	kpb_call_mfns(num, num, "batch");
+	t0 = ktime_get_ns();
+	unregister_kprobes(ptrs, num);
+	t1 = ktime_get_ns();
+	pr_info("BENCH unreg_modfn_%d %llu\n", num, t1 - t0);
+
+	/* 2. One by one, in and out. */
+	kpb_fill_mfns(kps, ptrs, names, num);
+	t0 = ktime_get_ns();
+	for (i = 0; i < num; i++) {
+		ret = register_kprobe(&kps[i]);
+		if (ret)
+			break;
+	}
+	t1 = ktime_get_ns();
+	if (ret) {
+		pr_info("BENCH reg_modfn_single_%d error %d\n", num, ret);
+		while (i-- > 0)
+			unregister_kprobe(&kps[i]);
+		goto out;
+	}
+	pr_info("BENCH reg_modfn_single_%d %llu\n", num, t1 - t0);
+	kpb_call_mfns(num, num, "one by one");
+	t0 = ktime_get_ns();
+	for (i = 0; i < num; i++)
+		unregister_kprobe(&kps[i]);
+	t1 = ktime_get_ns();
+	pr_info("BENCH unreg_modfn_single_%d %llu\n", num, t1 - t0);
+
+	/* 3. A batch that the optimizer has finished with goes out. */
+	kpb_fill_mfns(kps, ptrs, names, num);
+	ret = register_kprobes(ptrs, num);
+	if (ret) {
+		pr_info("BENCH unreg_modfn_opt_%d error %d\n", num, ret);
+		goto out;
+	}
+	kpb_call_mfns(num, num, "before the optimizer");
+	t0 = ktime_get_ns();
+	end = t0 + 60 * NSEC_PER_SEC;
+	while (kpb_count_jumps(kps, num) < num && ktime_get_ns() < end)
+		msleep(20);
+	t1 = ktime_get_ns();
+	i = kpb_count_jumps(kps, num);
+	if (i == num) {
+		pr_info("BENCH opt_wait_modfn_%d %llu\n", num, t1 - t0);
+	} else {
+		pr_info("BENCH-INFO modfuncs: %d of %d jumps in after 60 s\n",
+			i, num);
+		pr_info("BENCH opt_wait_modfn_%d -1\n", num);
+	}
+	kpb_call_mfns(num, num, "optimized");
+	t0 = ktime_get_ns();
+	unregister_kprobes(ptrs, num);
+	t1 = ktime_get_ns();
+	pr_info("BENCH unreg_modfn_opt_%d %llu\n", num, t1 - t0);
+	kpb_call_mfns(num, 0, "after unregistration");
+out:
+	kvfree(ptrs);
+	kvfree(kps);
+	kvfree(names);
+}
+
 /*
  * spin=MODE: one probe as in the hit-cost mode MODE, then its target
  * called in a loop, so that a debugger can single-step whole hits.
@@ -948,6 +1118,8 @@ static int __init kpb_init(void)
 	}
 	if (*funcs && kpb_run("funcs"))
 		kpb_funcs();
+	if (modfuncs && kpb_run("modfuncs"))
+		kpb_modfuncs(modfuncs);
 	pr_info("BENCH-INFO done in %llu ms\n",
 		div64_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
 	/*
