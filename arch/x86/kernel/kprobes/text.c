@@ -38,12 +38,18 @@
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/bitmap.h>
+#include <linux/hash.h>
 #include <linux/uaccess.h>
 #include <asm/text-patching.h>
 
 #include "internal.h"
 
-#define TEXT_QUEUE_LEN	512
+/*
+ * Enough for a tool's batch of probes to go out in one flush: a flush
+ * writes each page it touches once, and a page write is what costs.
+ */
+#define TEXT_QUEUE_LEN	2048
 #define TEXT_WRITE_MAX	JMP32_INSN_SIZE
 
 struct text_write {
@@ -52,9 +58,18 @@ struct text_write {
 	u8 bytes[TEXT_WRITE_MAX];
 };
 
+/*
+ * Which 8-byte chunks of text the queued writes touch, hashed: a write
+ * whose chunks are all clear overlaps none, and a batch of thousands of
+ * writes needs no scan of the queue per write.
+ */
+#define TEXT_CHUNK_SHIFT	3
+#define TEXT_CHUNK_BITS		14
+
 /* All under text_mutex. */
 static struct text_write text_queue[TEXT_QUEUE_LEN];
 static unsigned int text_queued;
+static DECLARE_BITMAP(text_chunks, 1 << TEXT_CHUNK_BITS);
 static bool text_queued_arms_only = true;
 static u8 text_page_buf[PAGE_SIZE];
 
@@ -203,6 +218,7 @@ void x86_kprobe_text_flush(void)
 	}
 	text_queued = 0;
 	text_queued_arms_only = true;
+	bitmap_zero(text_chunks, 1 << TEXT_CHUNK_BITS);
 }
 
 /**
@@ -216,10 +232,29 @@ void x86_kprobe_text_settle(void)
 		x86_kprobe_text_flush();
 }
 
+
+/* Mark the chunks of [@addr, @addr + @len); true if one was marked already. */
+static bool mark_chunks(const u8 *addr, size_t len)
+{
+	unsigned long c = (unsigned long)addr >> TEXT_CHUNK_SHIFT;
+	unsigned long last = (unsigned long)(addr + len - 1) >> TEXT_CHUNK_SHIFT;
+	bool seen = false;
+
+	for (; c <= last; c++)
+		seen |= __test_and_set_bit(hash_long(c, TEXT_CHUNK_BITS),
+					   text_chunks);
+	return seen;
+}
+
 static bool overlaps_queued(const u8 *addr, size_t len)
 {
 	unsigned int i;
 
+	/* 1. No chunk in common with a queued write: no overlap. */
+	if (!mark_chunks(addr, len))
+		return false;
+
+	/* 2. A chunk in common, or only a hash collision: look. */
 	for (i = 0; i < text_queued; i++) {
 		const struct text_write *w = &text_queue[i];
 
@@ -236,8 +271,10 @@ static void text_queue_add(void *addr, const void *bytes, size_t len)
 	lockdep_assert_held(&text_mutex);
 	if (WARN_ON_ONCE(len > TEXT_WRITE_MAX))
 		return;
-	if (text_queued == TEXT_QUEUE_LEN || overlaps_queued(addr, len))
+	if (text_queued == TEXT_QUEUE_LEN || overlaps_queued(addr, len)) {
 		x86_kprobe_text_flush();
+		mark_chunks(addr, len);
+	}
 	w = &text_queue[text_queued++];
 	w->addr = addr;
 	w->len = len;
