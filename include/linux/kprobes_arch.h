@@ -635,6 +635,9 @@ void kprobe_slots_gc_end_locked(void);
 /* The text lock, and the blacklist for the arch's boot-time areas. */
 void kprobe_text_lock(void);
 void kprobe_text_unlock(void);
+/* kallsyms_lookup_size_offset(), answered once per function; text lock. */
+bool kprobe_func_bounds_text_locked(unsigned long addr, unsigned long *size,
+				    unsigned long *off);
 int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
 
 #endif /* CONFIG_KPROBES */

@@ -19,6 +19,7 @@
 #include <linux/mm.h>
 #include <linux/log2.h>
 #include <linux/stringhash.h>
+#include <kunit/visibility.h>
 
 #include "internal.h"
 
@@ -36,16 +37,16 @@ kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset)
 
 /*
  * Names looked up for a whole batch.  kallsyms_lookup_name() is a binary
- * search that decompresses a score of names; a tool that probes every
- * function of the kernel by name would pay that per probe.  From
- * KPROBE_SYMS_BATCH probes on, the batch's names go into a hash table and
- * one walk of the vmlinux symbols (in address order) answers for them
- * all, the first match of a name being the one kallsyms_lookup_name()
- * returns.  A name the walk does not find (a module's, or "module:sym")
- * is looked up alone, as in a small batch.
+ * search that decompresses a score of names, and for a module's symbol
+ * then a walk of every module's symbols; a tool that probes every
+ * function of the kernel, or of a module, by name would pay that per
+ * probe.  From KPROBE_SYMS_BATCH probes on, the batch's names go into a
+ * hash table, and one walk of the vmlinux symbols followed by one of
+ * the modules' symbols (each in kallsyms_lookup_name()'s order) answers
+ * for them all: the first match of a name is the one
+ * kallsyms_lookup_name() returns.  A "module:sym" name, and a name no
+ * walk found, are looked up alone, as in a small batch.
  */
-#define KPROBE_SYMS_BATCH	1024
-
 /* The slot of @name in the table, empty (0) or holding it. */
 static unsigned int *syms_slot(struct kprobe_syms *syms, const char *name,
 			       u32 hash)
@@ -134,10 +135,15 @@ void kprobe_syms_lookup(struct kprobe_syms *syms, void *const *objs, int num,
 	/* 1. The names, each once. */
 	syms_add_names(syms, objs, num, kp_offset);
 
-	/* 2. One walk of vmlinux's symbols for their addresses. */
+	/* 2. One walk of vmlinux's symbols for their addresses ... */
 	if (syms->nr)
 		kallsyms_on_each_symbol(syms_fill_one, syms);
+
+	/* 3. ... and one of the modules' symbols for those still missing. */
+	if (syms->found < syms->nr)
+		module_kallsyms_on_each_symbol(NULL, syms_fill_one, syms);
 }
+EXPORT_SYMBOL_IF_KUNIT(kprobe_syms_lookup);
 
 /**
  * kprobe_syms_addr - the address found for the symbol of a batch's probe
@@ -153,6 +159,7 @@ unsigned long kprobe_syms_addr(const struct kprobe_syms *syms, int i)
 		return 0;
 	return syms->syms[syms->of[i] - 1].addr;
 }
+EXPORT_SYMBOL_IF_KUNIT(kprobe_syms_addr);
 
 /**
  * kprobe_syms_release - free what kprobe_syms_lookup() allocated
@@ -163,6 +170,96 @@ void kprobe_syms_release(struct kprobe_syms *syms)
 	kvfree(syms->syms);
 	kvfree(syms->of);
 	kvfree(syms->slots);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_syms_release);
+
+/*
+ * The function kprobe_func_bounds_text_locked() found last.  Setting up a
+ * probe asks about its function several times (where the probe goes,
+ * where its instruction starts, what a jump there would cover), and in
+ * a module each answer is a walk of the module's symbols.  An answer
+ * holds while the text lock is held: a module cannot go then, its
+ * notifier waits for the kprobe mutex.  kprobe_text_unlock() forgets it.
+ */
+static unsigned long last_func_start, last_func_size;
+
+/**
+ * kprobe_func_bounds_text_locked - the function around @addr
+ * @addr: a text address
+ * @size: receives the function's size, if not NULL
+ * @off: receives @addr's offset in it, if not NULL
+ *
+ * kallsyms_lookup_size_offset() for the callers that hold the text lock,
+ * which ask about one function many times in a row.
+ *
+ * Return: false when no symbol covers @addr.
+ */
+bool kprobe_func_bounds_text_locked(unsigned long addr, unsigned long *size,
+				    unsigned long *off)
+{
+	unsigned long sz, o;
+
+	lockdep_assert_held(&text_mutex);
+	if (addr - last_func_start < last_func_size) {
+		sz = last_func_size;
+		o = addr - last_func_start;
+	} else {
+		if (!kallsyms_lookup_size_offset(addr, &sz, &o))
+			return false;
+		/* Only text whose going waits for us; not BPF, not slots. */
+		if (core_kernel_text(addr) || is_module_text_address(addr)) {
+			last_func_start = addr - o;
+			last_func_size = sz;
+		}
+	}
+	if (size)
+		*size = sz;
+	if (off)
+		*off = o;
+	return true;
+}
+
+/**
+ * kprobe_func_bounds_forget_text_locked - the text lock is about to go
+ */
+void kprobe_func_bounds_forget_text_locked(void)
+{
+	lockdep_assert_held(&text_mutex);
+	last_func_size = 0;
+}
+
+/* The offset of @addr in its function; false when no symbol covers it. */
+static bool func_offset(unsigned long addr, unsigned long *off,
+			bool text_locked)
+{
+	if (text_locked)
+		return kprobe_func_bounds_text_locked(addr, NULL, off);
+	return kallsyms_lookup_size_offset(addr, NULL, off);
+}
+
+/* kprobe_resolve_addr(), with or without the text lock held. */
+static kprobe_opcode_t *resolve_addr(kprobe_opcode_t *addr, const char *sym,
+				     unsigned long offset,
+				     unsigned long sym_addr, bool *on_entry,
+				     bool text_locked)
+{
+	unsigned long target, func_off;
+
+	*on_entry = false;
+	if (!addr == !sym)
+		return ERR_PTR(-EINVAL);
+
+	if (sym) {
+		addr = sym_addr ? (kprobe_opcode_t *)sym_addr :
+				  kprobe_lookup_name(sym, 0);
+		if (!addr)
+			return ERR_PTR(-ENOENT);
+	}
+	target = (unsigned long)addr + offset;
+
+	if (!func_offset(target, &func_off, text_locked))
+		return sym ? ERR_PTR(-ENOENT) : (kprobe_opcode_t *)target;
+	return arch_adjust_kprobe_addr(target - func_off, func_off, on_entry);
 }
 
 /**
@@ -183,23 +280,27 @@ kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
 				     unsigned long offset,
 				     unsigned long sym_addr, bool *on_entry)
 {
-	unsigned long target, func_off;
+	return resolve_addr(addr, sym, offset, sym_addr, on_entry, false);
+}
 
-	*on_entry = false;
-	if (!addr == !sym)
-		return ERR_PTR(-EINVAL);
-
-	if (sym) {
-		addr = sym_addr ? (kprobe_opcode_t *)sym_addr :
-				  kprobe_lookup_name(sym, 0);
-		if (!addr)
-			return ERR_PTR(-ENOENT);
-	}
-	target = (unsigned long)addr + offset;
-
-	if (!kallsyms_lookup_size_offset(target, NULL, &func_off))
-		return sym ? ERR_PTR(-ENOENT) : (kprobe_opcode_t *)target;
-	return arch_adjust_kprobe_addr(target - func_off, func_off, on_entry);
+/**
+ * kprobe_resolve_addr_text_locked - kprobe_resolve_addr() under the text lock
+ * @addr: as for kprobe_resolve_addr()
+ * @sym: as for kprobe_resolve_addr()
+ * @offset: as for kprobe_resolve_addr()
+ * @sym_addr: as for kprobe_resolve_addr()
+ * @on_entry: as for kprobe_resolve_addr()
+ *
+ * Return: as kprobe_resolve_addr(); the function found is remembered
+ * for the checks that follow (kprobe_func_bounds_text_locked()).
+ */
+kprobe_opcode_t *kprobe_resolve_addr_text_locked(kprobe_opcode_t *addr,
+						 const char *sym,
+						 unsigned long offset,
+						 unsigned long sym_addr,
+						 bool *on_entry)
+{
+	return resolve_addr(addr, sym, offset, sym_addr, on_entry, true);
 }
 
 /**
@@ -224,6 +325,23 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym,
 }
 EXPORT_SYMBOL_GPL(kprobe_on_func_entry);
 
+#ifdef CONFIG_DYNAMIC_FTRACE
+/*
+ * Is @addr an ftrace call site itself?  Unlike ftrace_location(), which
+ * looks the function up in kallsyms when @addr is no call site (in a
+ * module, a walk of its symbols), this looks at ftrace's records only.
+ */
+static bool is_ftrace_call_site(unsigned long addr)
+{
+	return ftrace_location_range(addr, addr) == addr;
+}
+#else
+static bool is_ftrace_call_site(unsigned long addr)
+{
+	return false;
+}
+#endif
+
 /*
  * Text that another subsystem rewrites at run time.  An ftrace call site
  * itself is fine when probes there go through ftrace (ftrace.c); an
@@ -236,7 +354,7 @@ static bool text_owned_elsewhere(unsigned long addr)
 {
 	void *p = (void *)addr;
 
-	if (ftrace_location(addr) == addr)
+	if (is_ftrace_call_site(addr))
 		return !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE);
 	return jump_label_text_reserved(p, p) ||
 	       static_call_text_reserved(p, p) ||

@@ -109,6 +109,7 @@ void kprobe_text_lock(void)
  */
 void kprobe_text_unlock(void)
 {
+	kprobe_func_bounds_forget_text_locked();
 	mutex_unlock(&text_mutex);
 	jump_label_unlock();
 	cpus_read_unlock();
@@ -442,8 +443,8 @@ static int register_kprobe_text_locked(struct kprobe *p,
 	INIT_HLIST_NODE(&p->hlist);
 
 	/* 3. Resolve where it goes; only DISABLED is the caller's flag. */
-	addr = kprobe_resolve_addr(p->addr, p->symbol_name, p->offset,
-				   sym_addr, &on_entry);
+	addr = kprobe_resolve_addr_text_locked(p->addr, p->symbol_name,
+					       p->offset, sym_addr, &on_entry);
 	if (IS_ERR(addr))
 		return PTR_ERR(addr);
 	p->addr = addr;

@@ -319,8 +319,11 @@ static inline unsigned long kprobe_ftrace_next_ip(struct kprobe_site *site)
 /* address.c */
 struct kprobe_sym {
 	const char *name;
-	unsigned long addr;		/* 0: not in vmlinux */
+	unsigned long addr;		/* 0: not found by the walks */
 };
+
+/* From this many probes on, a batch looks its symbols up at once. */
+#define KPROBE_SYMS_BATCH	1024
 
 /* The symbols of a batch, looked up at once (see kprobe_syms_lookup()). */
 struct kprobe_syms {
@@ -339,6 +342,12 @@ void kprobe_syms_release(struct kprobe_syms *syms);
 kprobe_opcode_t *kprobe_resolve_addr(kprobe_opcode_t *addr, const char *sym,
 				     unsigned long offset,
 				     unsigned long sym_addr, bool *on_entry);
+kprobe_opcode_t *kprobe_resolve_addr_text_locked(kprobe_opcode_t *addr,
+						 const char *sym,
+						 unsigned long offset,
+						 unsigned long sym_addr,
+						 bool *on_entry);
+void kprobe_func_bounds_forget_text_locked(void);
 int kprobe_check_address_text_locked(unsigned long addr, struct module **modp);
 
 /* blacklist.c; the vmlinux _kprobe_blacklist section is init data */

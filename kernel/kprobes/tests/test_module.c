@@ -52,6 +52,16 @@ static int call_target(int x)
 	return ret;
 }
 
+/* kpt_mod_func's address, as a caller would call it. */
+static void *target_addr(void)
+{
+	void *fn = __symbol_get("kpt_mod_func");
+
+	if (fn)
+		__symbol_put("kpt_mod_func");
+	return fn;
+}
+
 static struct kpt_init_probe_state *get_init_probe_state(void)
 {
 	return __symbol_get("kpt_init_probe_state");
@@ -66,6 +76,11 @@ static void put_init_probe_state(void)
 static int call_target(int x)
 {
 	return -1;
+}
+
+static void *target_addr(void)
+{
+	return NULL;
 }
 
 static struct kpt_init_probe_state *get_init_probe_state(void)
@@ -223,9 +238,56 @@ static void mod_unload_unprobed_after_unregister(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
 }
 
+/*
+ * A batch large enough to look its names up at once finds a module's
+ * symbols in its walks too, at the address a lookup of the name alone
+ * gives, and leaves only a name nobody has to be looked up alone.
+ */
+static void mod_batch_finds_module_symbols(struct kunit *test)
+{
+	static const char * const names[] = {
+		"kpt_mod_func",		/* the module's */
+		"register_kprobe",	/* vmlinux's */
+		"kpt_mod_notrace_func",	/* the module's, not exported */
+		"kpt_no_such_function",
+	};
+	struct kprobe_syms syms;
+	struct kprobe *kps, **ptrs;
+	void *mod_func;
+	int i;
+
+	kps = kunit_kcalloc(test, KPROBE_SYMS_BATCH, sizeof(*kps), GFP_KERNEL);
+	ptrs = kunit_kcalloc(test, KPROBE_SYMS_BATCH, sizeof(*ptrs),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kps);
+	KUNIT_ASSERT_NOT_NULL(test, ptrs);
+	/* The rest of the batch asks for an address, not a name. */
+	for (i = 0; i < KPROBE_SYMS_BATCH; i++) {
+		if (i < ARRAY_SIZE(names))
+			kps[i].symbol_name = names[i];
+		else
+			kps[i].addr = (kprobe_opcode_t *)register_kprobe;
+		ptrs[i] = &kps[i];
+	}
+	mod_func = target_addr();
+	KUNIT_ASSERT_NOT_NULL(test, mod_func);
+
+	kprobe_syms_lookup(&syms, (void *const *)ptrs, KPROBE_SYMS_BATCH, 0);
+	KUNIT_EXPECT_EQ(test, kprobe_syms_addr(&syms, 0),
+			(unsigned long)mod_func);
+	KUNIT_EXPECT_EQ(test, kprobe_syms_addr(&syms, 1),
+			(unsigned long)register_kprobe);
+	KUNIT_EXPECT_NE(test, kprobe_syms_addr(&syms, 2), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_syms_addr(&syms, 3), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_syms_addr(&syms, 4), 0);
+	kprobe_syms_release(&syms);
+	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
+}
+
 static struct kunit_case module_cases[] = {
 	KUNIT_CASE(mod_probe_goes_away),
 	KUNIT_CASE(mod_unload_unprobed_after_unregister),
+	KUNIT_CASE(mod_batch_finds_module_symbols),
 	KUNIT_CASE(mod_init_text_probe_goes_when_live),
 	KUNIT_CASE_SLOW(mod_unload_while_hit),
 	{}

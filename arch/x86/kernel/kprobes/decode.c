@@ -227,7 +227,7 @@ static int check_boundary(unsigned long addr)
 	u8 buf[MAX_INSN_SIZE];
 	struct insn insn;
 
-	if (!kallsyms_lookup_size_offset(addr, &size, &off))
+	if (!kprobe_func_bounds_text_locked(addr, &size, &off))
 		return -EILSEQ;
 	for (pos = addr - off; pos < addr; pos += insn.length) {
 		if (x86_kprobe_decode(pos, &insn, buf))

@@ -421,7 +421,7 @@ int arch_prepare_kprobe_opt(struct kprobe_site *site)
 	int len, ret;
 
 	lockdep_assert_held(&text_mutex);
-	if (!kallsyms_lookup_size_offset(addr, &size, &off))
+	if (!kprobe_func_bounds_text_locked(addr, &size, &off))
 		return -EOPNOTSUPP;
 
 	/* 1 and 2: the region, the probed instruction first; nobody in it. */
