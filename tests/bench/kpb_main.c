@@ -520,6 +520,17 @@ static void kpb_fill(struct kprobe *kps, struct kprobe **ptrs, int num)
 	}
 }
 
+/*
+ * Before a timed registration: let the work the kernel deferred from the
+ * runs before finish (stock's optimizer unoptimizing, our unparker
+ * taking parked sites back), so that every registration starts from
+ * text without probes and pays for all of its own work.
+ */
+static void kpb_settle(void)
+{
+	msleep(500);
+}
+
 static void kpb_attach(int num)
 {
 	struct kprobe *kps;
@@ -540,6 +551,7 @@ static void kpb_attach(int num)
 
 	/* batched */
 	kpb_fill(kps, ptrs, num);
+	kpb_settle();
 	t0 = ktime_get_ns();
 	ret = register_kprobes(ptrs, num);
 	t1 = ktime_get_ns();
@@ -557,6 +569,7 @@ static void kpb_attach(int num)
 
 	/* one by one */
 	kpb_fill(kps, ptrs, num);
+	kpb_settle();
 	ret = 0;
 	t0 = ktime_get_ns();
 	for (i = 0; i < num; i++) {
@@ -729,6 +742,7 @@ static int kpb_funcs_one(struct kprobe *kps, struct kprobe **ptrs,
 	if (!ips)
 		return -ENOMEM;
 	kpb_fill_funcs(kps, ptrs, names, num);
+	kpb_settle();
 	t0 = ktime_get_ns();
 	ret = register_kprobes(ptrs, num);
 	t1 = ktime_get_ns();
@@ -932,6 +946,7 @@ static void kpb_modfuncs(int num)
 
 	/* 1. A batch by name; called once; a batch out. */
 	kpb_fill_mfns(kps, ptrs, names, num);
+	kpb_settle();
 	t0 = ktime_get_ns();
 	ret = register_kprobes(ptrs, num);
 	t1 = ktime_get_ns();
@@ -948,6 +963,7 @@ static void kpb_modfuncs(int num)
 
 	/* 2. One by one, in and out. */
 	kpb_fill_mfns(kps, ptrs, names, num);
+	kpb_settle();
 	t0 = ktime_get_ns();
 	for (i = 0; i < num; i++) {
 		ret = register_kprobe(&kps[i]);
@@ -971,6 +987,7 @@ static void kpb_modfuncs(int num)
 
 	/* 3. A batch that the optimizer has finished with goes out. */
 	kpb_fill_mfns(kps, ptrs, names, num);
+	kpb_settle();
 	ret = register_kprobes(ptrs, num);
 	if (ret) {
 		pr_info("BENCH unreg_modfn_opt_%d error %d\n", num, ret);
