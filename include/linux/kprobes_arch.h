@@ -222,6 +222,7 @@ struct kprobe_site {
 	struct kprobe *solo;
 	bool armed;
 	bool gone;
+	bool parked;
 	u8 opt;
 	bool opt_refused;
 	bool opt_used;

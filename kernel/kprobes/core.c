@@ -49,6 +49,20 @@
  *   a breakpoint must find its site.  A site left without probes stays
  *   hashed until its batch is committed, because taking out an optimized
  *   jump goes through a breakpoint again.
+ *
+ * Parked sites
+ *   Taking a breakpoint or a jump out of the text is the expensive part
+ *   of unregistration (a page write per page and a cross-CPU
+ *   synchronization per batch), and the caller does not need it: once its
+ *   probes are off the site and the hits quiesced, no handler of theirs
+ *   can run.  So an armed breakpoint site that unregistration leaves
+ *   without probes keeps its text and stays hashed, "parked": a hit there
+ *   runs no handler and goes on as the instruction would.  The unparker
+ *   takes the text of every parked site back in one batch,
+ *   KPROBE_PARK_DELAY later, and hands the sites to the reaper; a probe
+ *   registered there meanwhile takes its site back as it is.  A parked
+ *   site still owns the bytes of its instruction: no jump may be
+ *   optimized over it (kprobe_opt_region_taken_locked()).
  */
 #include <linux/kprobes.h>
 #include <linux/slab.h>
@@ -60,6 +74,7 @@
 #include <linux/init.h>
 #include <linux/workqueue.h>
 #include <asm/sections.h>
+#include <kunit/visibility.h>
 
 #include "internal.h"
 
@@ -67,10 +82,19 @@
 DEFINE_MUTEX(kprobe_mutex);
 
 static LIST_HEAD(kprobe_reap_sites);		/* struct kprobe_site.link */
+static LIST_HEAD(kprobe_parked_sites);		/* struct kprobe_site.link */
 static LIST_HEAD(kprobe_gone_sites);		/* struct kprobe_site.link */
 static LIST_HEAD(kprobe_dirty_sites);		/* struct kprobe_site.dirty */
 static bool kprobes_disarmed;			/* debugfs "enabled" is 0 */
 static bool kprobe_text_written;		/* since the last commit */
+
+/* How long a parked site keeps its text; see "Parked sites" above. */
+#define KPROBE_PARK_DELAY	(HZ / 10)
+
+static void kprobe_reaper(struct work_struct *work);
+static DECLARE_WORK(kprobe_reap_work, kprobe_reaper);
+static void kprobe_unparker(struct work_struct *work);
+static DECLARE_DELAYED_WORK(kprobe_unpark_work, kprobe_unparker);
 
 /**
  * get_kprobe_site - find the live site at an address
@@ -453,12 +477,15 @@ static int register_kprobe_text_locked(struct kprobe *p,
 	if (on_entry)
 		p->flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
 
-	/* 4. Join the site at @addr, or create it. */
+	/* 4. Join the site at @addr (taking it back if parked), or create it. */
 	site = get_kprobe_site(addr);
 	if (!site) {
 		site = site_create_text_locked(addr);
 		if (IS_ERR(site))
 			return PTR_ERR(site);
+	} else if (site->parked) {
+		site->parked = false;
+		list_del_init(&site->link);
 	}
 	jprobe = site_jprobe_locked(site);
 	if (jprobe && kprobe_is_jprobe(p))
@@ -505,8 +532,23 @@ int register_kprobe(struct kprobe *p)
 EXPORT_SYMBOL_GPL(register_kprobe);
 
 /*
- * Take @p off its site.  A site left without probes is disarmed and
- * queued on @dead; the caller commits the text, unhashes the dead sites
+ * Park @site, armed and left without probes: its text stays as it is
+ * for now (see "Parked sites" at the top).  A hit there no longer calls
+ * the probe that was its solo.
+ */
+static void site_park_locked(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	WRITE_ONCE(site->solo, NULL);
+	site->parked = true;
+	list_add_tail(&site->link, &kprobe_parked_sites);
+	schedule_delayed_work(&kprobe_unpark_work, KPROBE_PARK_DELAY);
+}
+
+/*
+ * Take @p off its site.  An armed breakpoint site left without probes is
+ * parked.  Any other site left without probes is disarmed and queued on
+ * @dead; the caller commits the text, unhashes the dead sites
  * (site_unhash_dead_locked()) and frees them after a grace period.
  */
 static void kprobe_detach_text_locked(struct kprobe *p,
@@ -521,6 +563,11 @@ static void kprobe_detach_text_locked(struct kprobe *p,
 	if (!kprobe_disabled(p))
 		site_count_enabled_locked(site, p, -1);
 	list_del_rcu(&p->list);
+	if (list_empty(&site->probes) && !site->gone && site->armed &&
+	    site->kind->write_text) {
+		site_park_locked(site);
+		return;
+	}
 	site_write_text_locked(site);
 	if (!list_empty(&site->probes))
 		return;
@@ -568,7 +615,42 @@ static void kprobe_reaper(struct work_struct *work)
 	mutex_unlock(&kprobe_mutex);
 }
 
-static DECLARE_WORK(kprobe_reap_work, kprobe_reaper);
+/*
+ * The unparker: takes the text of every parked site back in one batch,
+ * then leaves the sites to the reaper as unregistration does.
+ */
+static void kprobe_unparker(struct work_struct *work)
+{
+	struct kprobe_site *site, *tmp;
+	LIST_HEAD(dead);
+
+	mutex_lock(&kprobe_mutex);
+	if (list_empty(&kprobe_parked_sites))
+		goto out;
+	kprobe_text_lock();
+	list_for_each_entry_safe(site, tmp, &kprobe_parked_sites, link) {
+		site->parked = false;
+		list_move_tail(&site->link, &dead);
+		site_write_text_locked(site);
+	}
+	kprobe_batch_commit_unlock();
+	site_unhash_dead_locked(&dead);
+	list_splice_tail(&dead, &kprobe_reap_sites);
+	schedule_work(&kprobe_reap_work);
+out:
+	mutex_unlock(&kprobe_mutex);
+}
+
+/**
+ * kprobe_unpark_now - take the parked sites' text back now
+ *
+ * For tests that look at the text after unregistration.
+ */
+void kprobe_unpark_now(void)
+{
+	flush_delayed_work(&kprobe_unpark_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_unpark_now);
 
 /**
  * kprobes_unregister_batch - remove the kprobes inside several objects
@@ -781,6 +863,13 @@ static void site_kill_locked(struct kprobe_site *site)
 	list_del_init(&site->dirty);
 	kprobe_opt_kill_locked(site);
 	kprobe_site_unhash_locked(site);
+	if (site->parked) {
+		/* Nobody will unregister anything there: free it. */
+		site->parked = false;
+		list_move_tail(&site->link, &kprobe_reap_sites);
+		schedule_work(&kprobe_reap_work);
+		return;
+	}
 	list_add_tail(&site->link, &kprobe_gone_sites);
 }
 

@@ -89,6 +89,9 @@ __kprobe_site_find(kprobe_opcode_t *addr, bool cond)
 	return NULL;
 }
 
+/* core.c: parked sites (see there) */
+void kprobe_unpark_now(void);
+
 /* quiesce.c: waiting for the hits in flight */
 void kprobe_hits_quiesce(void);
 void kprobe_cpu_forget_hits(void);

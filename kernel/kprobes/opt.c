@@ -115,8 +115,10 @@ static void site_tag_probes_locked(struct kprobe_site *site, bool optimized)
  * @len: the length of its region
  *
  * For arch_prepare_kprobe_opt(): the breakpoint of such a probe would
- * never be reached.  Sites left without probes are on their way out and
- * do not count.  Kprobe mutex held.
+ * never be reached.  A parked site counts too: its text is still in
+ * place, and taking it back later must not write into a jump.  Other
+ * sites left without probes are on their way out and do not count.
+ * Kprobe mutex held.
  *
  * Return: true if there is one.
  */
@@ -128,7 +130,7 @@ bool kprobe_opt_region_taken_locked(unsigned long addr, int len)
 	lockdep_assert_held(&kprobe_mutex);
 	for (d = 1; d < len; d++) {
 		q = get_kprobe_site((kprobe_opcode_t *)(addr + d));
-		if (q && !list_empty(&q->probes))
+		if (q && (!list_empty(&q->probes) || q->parked))
 			return true;
 	}
 	return false;
@@ -403,12 +405,16 @@ out:
 /**
  * wait_for_kprobe_optimizer - let queued optimizations finish
  *
- * Returns once no site waits to be optimized and no optimizer pass is
- * pending or running.  May sleep for a few grace periods.
+ * Parked sites are unparked first: they may keep a neighbour from being
+ * optimized.  Returns once no site waits to be optimized and no
+ * optimizer pass is pending or running.  May sleep for a few grace
+ * periods.
  */
 void wait_for_kprobe_optimizer(void)
 {
 	bool busy;
+
+	kprobe_unpark_now();
 
 	for (;;) {
 		mutex_lock(&kprobe_mutex);

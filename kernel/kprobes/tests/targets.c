@@ -16,6 +16,13 @@ static noinline int kpt_target_fn(int x)
 	return x + 1;
 }
 
+/* Not an ftrace site: a probe on its entry is a breakpoint (or a jump). */
+static noinline notrace int kpt_notrace_fn(int x)
+{
+	barrier();
+	return x + 3;
+}
+
 static noinline int kpt_other_fn(int x)
 {
 	barrier();
@@ -231,6 +238,7 @@ int (*const kpt_many[KPT_MANY])(int x) = {
 
 int (*kpt_target)(int x) = kpt_target_fn;
 int (*kpt_other)(int x) = kpt_other_fn;
+int (*kpt_notrace)(int x) = kpt_notrace_fn;
 int (*kpt_inner)(int x) = kpt_inner_fn;
 int (*kpt_replacement)(int x) = kpt_replacement_fn;
 int (*kpt_recurse)(int depth) = kpt_recurse_fn;

@@ -95,6 +95,8 @@ static void opt_suite_exit(struct kunit_suite *suite)
 static int opt_test_init(struct kunit *test)
 {
 	kprobes_set_optimization(true);
+	/* The text as the compiler left it, not as a test before parked it. */
+	kprobe_unpark_now();
 	return 0;
 }
 
@@ -243,8 +245,11 @@ static void opt_disable_and_unregister_unoptimize(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpt_opt_plain(1), 4L);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 1);
 
-	/* Unregistered: the original text. */
+	/* Unregistered: the original text, once the site is unparked. */
 	unregister_kprobe(&c->kp);
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(1), 4L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 1);
+	kprobe_unpark_now();
 	snapshot(PLAIN_AT, now);
 	KUNIT_EXPECT_MEMEQ(test, now, orig, REGION_BYTES);
 	KUNIT_EXPECT_EQ(test, kpt_opt_plain(1), 4L);

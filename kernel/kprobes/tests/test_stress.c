@@ -28,6 +28,8 @@
 #include <linux/completion.h>
 #include <linux/kdebug.h>
 #include <linux/notifier.h>
+#include <linux/uaccess.h>
+#include <linux/ktime.h>
 
 #include "tests.h"
 
@@ -505,12 +507,75 @@ static void unregister_leaves_idle_cpus_alone(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
 }
 
+/*
+ * Unregistration leaves the site's text for the unparker: until it runs,
+ * a hit there calls no handler and computes what the function computes,
+ * and a probe registered there again takes the site back.  Then the
+ * original instruction is back.
+ */
+static int parked_hits;
+
+static int parked_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	parked_hits++;
+	return 0;
+}
+
+static kprobe_opcode_t text_at(struct kunit *test, kprobe_opcode_t *addr)
+{
+	kprobe_opcode_t op;
+
+	KUNIT_ASSERT_EQ(test, get_kernel_nofault(op, addr), 0);
+	return op;
+}
+
+static void unregister_parks_then_restores_text(struct kunit *test)
+{
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	kprobe_opcode_t *addr;
+	u64 t0;
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	kprobe_unpark_now();
+	parked_hits = 0;
+	kp->symbol_name = "kpt_notrace_fn";
+	kp->pre_handler = parked_pre;
+	KUNIT_ASSERT_EQ(test, kpt_register(test, kp), 0);
+	addr = kp->addr;
+	KUNIT_EXPECT_EQ(test, kpt_notrace(1), 4);
+	KUNIT_EXPECT_EQ(test, parked_hits, 1);
+	KUNIT_EXPECT_NE(test, text_at(test, addr), kp->opcode);
+
+	/* 1. Unregistered: no handler runs, the text may still be ours. */
+	t0 = ktime_get_ns();
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ(test, kpt_notrace(2), 5);
+	KUNIT_EXPECT_EQ(test, parked_hits, 1);
+	if (ktime_get_ns() - t0 < 50 * NSEC_PER_MSEC)
+		KUNIT_EXPECT_NE(test, text_at(test, addr), kp->opcode);
+
+	/* 2. Registered again at the parked site: it works as before. */
+	kpt_reset(kp);
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
+	KUNIT_EXPECT_PTR_EQ(test, kp->addr, addr);
+	KUNIT_EXPECT_EQ(test, kpt_notrace(3), 6);
+	KUNIT_EXPECT_EQ(test, parked_hits, 2);
+	unregister_kprobe(kp);
+
+	/* 3. The unparker puts the instruction back. */
+	kprobe_unpark_now();
+	KUNIT_EXPECT_EQ(test, text_at(test, addr), kp->opcode);
+	KUNIT_EXPECT_EQ(test, kpt_notrace(4), 7);
+	KUNIT_EXPECT_EQ(test, parked_hits, 2);
+}
+
 static struct kunit_case unregister_cases[] = {
 	KUNIT_CASE(unregister_waits_breakpoint),
 	KUNIT_CASE(unregister_waits_return),
 	KUNIT_CASE_SLOW(quiesce_waits_for_cpu_going_down),
 	KUNIT_CASE(oops_forgets_the_cpus_hits),
 	KUNIT_CASE(unregister_leaves_idle_cpus_alone),
+	KUNIT_CASE(unregister_parks_then_restores_text),
 	{}
 };
 

@@ -14,6 +14,7 @@
 
 extern int (*kpt_target)(int x);	/* returns x + 1 */
 extern int (*kpt_other)(int x);		/* returns x + 2 */
+extern int (*kpt_notrace)(int x);	/* returns x + 3; notrace */
 extern int (*kpt_inner)(int x);		/* returns x * 2 */
 extern int (*kpt_replacement)(int x);	/* returns -x */
 extern void (*kpt_forbidden)(void);	/* NOKPROBE_SYMBOL */
