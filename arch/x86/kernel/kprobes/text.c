@@ -232,7 +232,6 @@ void x86_kprobe_text_settle(void)
 		x86_kprobe_text_flush();
 }
 
-
 /* Mark the chunks of [@addr, @addr + @len); true if one was marked already. */
 static bool mark_chunks(const u8 *addr, size_t len)
 {
