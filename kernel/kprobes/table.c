@@ -142,14 +142,17 @@ void kprobe_sites_reserve_locked(unsigned int more)
  * kprobe_sites_shrink_locked - give back the memory of a table too big
  *
  * Called by the reaper, after sites were freed: shrinks the table when it
- * has more than eight chains per site.
+ * has more than eight chains per site, or no site at all.  (Sites may go
+ * in waves, parked ones last: the wave before may have left it just under
+ * eight times too big.)
  */
 void kprobe_sites_shrink_locked(void)
 {
 	unsigned int bits = table_bits_for(kprobe_nr_sites);
+	unsigned int cur = table_locked()->bits;
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (bits + 3 <= table_locked()->bits)
+	if (bits + 3 <= cur || (!kprobe_nr_sites && bits < cur))
 		table_resize_locked(bits);
 }
 
