@@ -21,13 +21,18 @@
  * /proc/sys/debug/kprobes-optimization is on.  Whenever a batch of text
  * changes is committed, the sites it touched are looked at again.
  *
- * Optimizing a site takes three steps, which the code mirrors:
+ * Optimizing a site takes four steps, which the code mirrors:
  *
- *   1. Queue (commit, kprobe mutex and text lock): build the detour and
- *      set the site's state to QUEUED.  From now on a CPU that traps on
- *      the breakpoint continues through the detour's copy of the region
- *      and so never enters the original region after its first
- *      instruction.
+ *   0. Want (commit): a site that qualifies goes on the wanted list.
+ *      Its detour is built by the optimizer, a moment later: a probe
+ *      registered next to it would block it again, a batch that is
+ *      undone would throw it away, and a tool's registration should
+ *      not wait for thousands of detours.
+ *   1. Queue (optimizer work, kprobe mutex and text lock): build the
+ *      detour of each wanted site that still qualifies and set its state
+ *      to QUEUED.  From now on a CPU that traps on the breakpoint
+ *      continues through the detour's copy of the region and so never
+ *      enters the original region after its first instruction.
  *   2. Wait (optimizer work, no lock): a CPU or task may still be inside
  *      the region, having trapped earlier, or been preempted there.  One
  *      RCU grace period covers interrupt and NMI context, one RCU-tasks
@@ -64,6 +69,8 @@
 #define OPTIMIZE_DELAY		5
 
 static bool opt_enabled = true;
+/* NONE sites, by opt_link, that qualified at their last commit. */
+static LIST_HEAD(opt_wanted);
 /* QUEUED sites, by opt_link: not yet waited for, and being waited for. */
 static LIST_HEAD(opt_queue);
 static LIST_HEAD(opt_waiting);
@@ -136,6 +143,14 @@ bool kprobe_opt_region_taken_locked(unsigned long addr, int len)
 	return false;
 }
 
+/* Optimizing, step 0: the optimizer will build the site's detour. */
+static void site_want_jump_locked(struct kprobe_site *site)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	list_move_tail(&site->opt_link, &opt_wanted);	/* off opt_blocked */
+	schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
+}
+
 /* Optimizing, step 1: build the detour and queue the site. */
 static void site_queue_text_locked(struct kprobe_site *site)
 {
@@ -143,7 +158,7 @@ static void site_queue_text_locked(struct kprobe_site *site)
 
 	lockdep_assert_held(&text_mutex);
 	ret = arch_prepare_kprobe_opt(site);
-	list_del_init(&site->opt_link);		/* off opt_blocked */
+	list_del_init(&site->opt_link);		/* off opt_wanted */
 	if (ret) {
 		/* Another probe in the way may go; memory may come back. */
 		site->opt_refused = ret != -EAGAIN && ret != -ENOMEM;
@@ -154,7 +169,7 @@ static void site_queue_text_locked(struct kprobe_site *site)
 	site->opt_used = true;
 	/* The detour is complete before any CPU is sent into it. */
 	smp_store_release(&site->opt, KPROBE_OPT_QUEUED);
-	/* Tagged from now on, as on the stock kernel (tools look at once). */
+	/* Tagged from now on, as the stock kernel tags a queued probe. */
 	site_tag_probes_locked(site, true);
 	list_add_tail(&site->opt_link, &opt_queue);
 	schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
@@ -239,7 +254,7 @@ void kprobe_opt_kill_locked(struct kprobe_site *site)
 	lockdep_assert_held(&kprobe_mutex);
 	if (site->opt != KPROBE_OPT_NONE)
 		site_retire_locked(site);
-	list_del_init(&site->opt_link);		/* off opt_blocked */
+	list_del_init(&site->opt_link);		/* off opt_blocked, opt_wanted */
 }
 
 /**
@@ -254,8 +269,8 @@ void kprobe_opt_kill_locked(struct kprobe_site *site)
  *   3. then their original bytes back behind it, all of them sharing
  *      each synchronization;
  *   4. those sites are plain breakpoints now, disarmed if they should be;
- *   5. sites that qualify now are queued (step 1 of optimizing, above),
- *      and sites that no longer do leave the optimizer's queue.
+ *   5. sites that qualify now are wanted (step 0 of optimizing, above),
+ *      and sites that no longer do leave the optimizer's lists.
  */
 void kprobe_opt_commit_text_locked(struct list_head *dirty)
 {
@@ -267,8 +282,8 @@ void kprobe_opt_commit_text_locked(struct list_head *dirty)
 	lockdep_assert_held(&text_mutex);
 
 	/*
-	 * 1. A site that goes may have kept a neighbour from optimizing.
-	 * Sites that go leave opt_blocked first; it is theirs while NONE.
+	 * Sites that go leave opt_blocked or opt_wanted first; opt_link is
+	 * theirs while NONE.
 	 */
 	list_for_each_entry(site, dirty, dirty) {
 		if (list_empty(&site->probes) && site->opt == KPROBE_OPT_NONE)
@@ -318,9 +333,9 @@ void kprobe_opt_commit_text_locked(struct list_head *dirty)
 		switch (site->opt) {
 		case KPROBE_OPT_NONE:
 			if (want)
-				site_queue_text_locked(site);
-			else
-				list_del_init(&site->opt_link);	/* off opt_blocked */
+				site_want_jump_locked(site);
+			else	/* off opt_blocked or opt_wanted */
+				list_del_init(&site->opt_link);
 			break;
 		case KPROBE_OPT_QUEUED:
 			if (!want) {
@@ -351,8 +366,26 @@ void kprobe_opt_free_site_locked(struct kprobe_site *site)
 	schedule_delayed_work(&opt_work, OPTIMIZE_DELAY);
 }
 
+/* Optimizing, step 1, for every wanted site that still qualifies. */
+static void queue_wanted_locked(void)
+{
+	struct kprobe_site *site, *tmp;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (list_empty(&opt_wanted))
+		return;
+	kprobe_text_lock();
+	list_for_each_entry_safe(site, tmp, &opt_wanted, opt_link) {
+		if (site_wants_jump_locked(site))
+			site_queue_text_locked(site);
+		else
+			list_del_init(&site->opt_link);
+	}
+	kprobe_text_unlock();
+}
+
 /*
- * Optimizing, steps 2 and 3, for every queued site; also frees retired
+ * Optimizing, steps 1 to 3, for every wanted site; also frees retired
  * detours and dead sites.
  */
 static void kprobe_optimizer(struct work_struct *work)
@@ -362,6 +395,7 @@ static void kprobe_optimizer(struct work_struct *work)
 	bool gc, wait;
 
 	mutex_lock(&kprobe_mutex);
+	queue_wanted_locked();
 	list_splice_tail_init(&opt_queue, &opt_waiting);
 	list_splice_init(&opt_dead, &reap);
 	gc = kprobe_slots_gc_begin_locked() || !list_empty(&reap);
@@ -418,7 +452,8 @@ void wait_for_kprobe_optimizer(void)
 
 	for (;;) {
 		mutex_lock(&kprobe_mutex);
-		busy = !list_empty(&opt_queue) || !list_empty(&opt_waiting) ||
+		busy = !list_empty(&opt_wanted) || !list_empty(&opt_queue) ||
+		       !list_empty(&opt_waiting) ||
 		       delayed_work_pending(&opt_work);
 		mutex_unlock(&kprobe_mutex);
 		if (!busy)
