@@ -532,19 +532,26 @@ static kprobe_opcode_t text_at(struct kunit *test, kprobe_opcode_t *addr)
 static void unregister_parks_then_restores_text(struct kunit *test)
 {
 	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
-	kprobe_opcode_t *addr;
+	kprobe_opcode_t *addr, orig;
 	u64 t0;
 
 	KUNIT_ASSERT_NOT_NULL(test, kp);
-	kprobe_unpark_now();
 	parked_hits = 0;
 	kp->symbol_name = "kpt_notrace_fn";
 	kp->pre_handler = parked_pre;
-	KUNIT_ASSERT_EQ(test, kpt_register(test, kp), 0);
+
+	/* 0. Where the probe goes, and what the text holds there. */
+	KUNIT_ASSERT_EQ(test, register_kprobe(kp), 0);
 	addr = kp->addr;
+	unregister_kprobe(kp);
+	kprobe_unpark_now();
+	orig = text_at(test, addr);
+
+	kpt_reset(kp);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, kp), 0);
 	KUNIT_EXPECT_EQ(test, kpt_notrace(1), 4);
 	KUNIT_EXPECT_EQ(test, parked_hits, 1);
-	KUNIT_EXPECT_NE(test, text_at(test, addr), kp->opcode);
+	KUNIT_EXPECT_NE(test, text_at(test, addr), orig);
 
 	/* 1. Unregistered: no handler runs, the text may still be ours. */
 	t0 = ktime_get_ns();
@@ -552,7 +559,7 @@ static void unregister_parks_then_restores_text(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpt_notrace(2), 5);
 	KUNIT_EXPECT_EQ(test, parked_hits, 1);
 	if (ktime_get_ns() - t0 < 50 * NSEC_PER_MSEC)
-		KUNIT_EXPECT_NE(test, text_at(test, addr), kp->opcode);
+		KUNIT_EXPECT_NE(test, text_at(test, addr), orig);
 
 	/* 2. Registered again at the parked site: it works as before. */
 	kpt_reset(kp);
@@ -564,7 +571,7 @@ static void unregister_parks_then_restores_text(struct kunit *test)
 
 	/* 3. The unparker puts the instruction back. */
 	kprobe_unpark_now();
-	KUNIT_EXPECT_EQ(test, text_at(test, addr), kp->opcode);
+	KUNIT_EXPECT_EQ(test, text_at(test, addr), orig);
 	KUNIT_EXPECT_EQ(test, kpt_notrace(4), 7);
 	KUNIT_EXPECT_EQ(test, parked_hits, 2);
 }
