@@ -531,11 +531,46 @@ static void kpb_settle(void)
 	msleep(500);
 }
 
+/*
+ * register_kprobe() each of @kps in turn: the time in *@ns, or, at the
+ * first failure, the probes before it unregistered again and the error
+ * (with the failing index in *@failed).
+ */
+static int kpb_register_each(struct kprobe *kps, int num, u64 *ns,
+			     int *failed)
+{
+	u64 t0 = ktime_get_ns();
+	int i, ret;
+
+	for (i = 0; i < num; i++) {
+		ret = register_kprobe(&kps[i]);
+		if (ret) {
+			*failed = i;
+			while (i-- > 0)
+				unregister_kprobe(&kps[i]);
+			return ret;
+		}
+	}
+	*ns = ktime_get_ns() - t0;
+	return 0;
+}
+
+/* unregister_kprobe() each of @kps in turn; return the time it took. */
+static u64 kpb_unregister_each(struct kprobe *kps, int num)
+{
+	u64 t0 = ktime_get_ns();
+	int i;
+
+	for (i = 0; i < num; i++)
+		unregister_kprobe(&kps[i]);
+	return ktime_get_ns() - t0;
+}
+
 static void kpb_attach(int num)
 {
 	struct kprobe *kps;
 	struct kprobe **ptrs;
-	u64 t0, t1;
+	u64 t0, t1, ns;
 	int i, ret;
 
 	if (num > kpb_slots_per_blk * kpb_nslotblk) {
@@ -570,28 +605,16 @@ static void kpb_attach(int num)
 	/* one by one */
 	kpb_fill(kps, ptrs, num);
 	kpb_settle();
-	ret = 0;
-	t0 = ktime_get_ns();
-	for (i = 0; i < num; i++) {
-		ret = register_kprobe(&kps[i]);
-		if (ret)
-			break;
-	}
-	t1 = ktime_get_ns();
+	ret = kpb_register_each(kps, num, &ns, &i);
 	if (ret) {
 		pr_info("BENCH reg_single_%d error %d\n", num, ret);
 		pr_info("BENCH-INFO reg_single_%d failed at probe %d (%px)\n",
 			num, i, kps[i].addr);
 		pr_info("BENCH unreg_single_%d error %d\n", num, ret);
-		while (i-- > 0)
-			unregister_kprobe(&kps[i]);
 	} else {
-		pr_info("BENCH reg_single_%d %llu\n", num, t1 - t0);
-		t0 = ktime_get_ns();
-		for (i = 0; i < num; i++)
-			unregister_kprobe(&kps[i]);
-		t1 = ktime_get_ns();
-		pr_info("BENCH unreg_single_%d %llu\n", num, t1 - t0);
+		pr_info("BENCH reg_single_%d %llu\n", num, ns);
+		pr_info("BENCH unreg_single_%d %llu\n", num,
+			kpb_unregister_each(kps, num));
 	}
 out:
 	kvfree(ptrs);
@@ -931,7 +954,7 @@ static void kpb_modfuncs(int num)
 	struct kprobe **ptrs = NULL;
 	struct kprobe *kps = NULL;
 	char *names;
-	u64 t0, t1, end;
+	u64 t0, t1, end, ns;
 	int i, ret;
 
 	num = min(num, kpb_nmfns);
@@ -964,26 +987,15 @@ static void kpb_modfuncs(int num)
 	/* 2. One by one, in and out. */
 	kpb_fill_mfns(kps, ptrs, names, num);
 	kpb_settle();
-	t0 = ktime_get_ns();
-	for (i = 0; i < num; i++) {
-		ret = register_kprobe(&kps[i]);
-		if (ret)
-			break;
-	}
-	t1 = ktime_get_ns();
+	ret = kpb_register_each(kps, num, &ns, &i);
 	if (ret) {
 		pr_info("BENCH reg_modfn_single_%d error %d\n", num, ret);
-		while (i-- > 0)
-			unregister_kprobe(&kps[i]);
 		goto out;
 	}
-	pr_info("BENCH reg_modfn_single_%d %llu\n", num, t1 - t0);
+	pr_info("BENCH reg_modfn_single_%d %llu\n", num, ns);
 	kpb_call_mfns(num, num, "one by one");
-	t0 = ktime_get_ns();
-	for (i = 0; i < num; i++)
-		unregister_kprobe(&kps[i]);
-	t1 = ktime_get_ns();
-	pr_info("BENCH unreg_modfn_single_%d %llu\n", num, t1 - t0);
+	pr_info("BENCH unreg_modfn_single_%d %llu\n", num,
+		kpb_unregister_each(kps, num));
 
 	/* 3. A batch that the optimizer has finished with goes out. */
 	kpb_fill_mfns(kps, ptrs, names, num);
