@@ -206,7 +206,12 @@ BENCH_HEADLINE = [("k", "kprobe, pre + post handler, per hit"),
                   ("unreg_single_2000", "unregister 2,000 kprobes, one call each"),
                   ("ko", "kprobe, pre + post handler, optimizable site (stock: traps)"),
                   ("reg_funcs_2000", "register 2,000 function entries by name, one array"),
-                  ("unreg_funcs_2000", "unregister 2,000 function entries by name, one array")]
+                  ("unreg_funcs_2000", "unregister 2,000 function entries by name, one array"),
+                  ("reg_modfn_2000", "register the 2,000 functions of a module by name, one array"),
+                  ("unreg_modfn_2000", "unregister them, one array"),
+                  ("reg_modfn_single_2000", "register them, one call each"),
+                  ("unreg_modfn_single_2000", "unregister them, one call each"),
+                  ("unreg_modfn_opt_2000", "unregister them once optimized, one array")]
 
 
 def bench_ratio(row):
