@@ -300,6 +300,7 @@ kprobe_opcode_t *kprobe_resolve_addr_text_locked(kprobe_opcode_t *addr,
 						 unsigned long sym_addr,
 						 bool *on_entry)
 {
+	lockdep_assert_held(&text_mutex);
 	return resolve_addr(addr, sym, offset, sym_addr, on_entry, true);
 }
 
