@@ -117,6 +117,8 @@ void kprobe_syms_lookup(struct kprobe_syms *syms, void *const *objs, int num,
 {
 	unsigned int size;
 
+	/* Step 3 takes module_mutex, which nests in nothing of ours. */
+	lockdep_assert_not_held(&kprobe_mutex);
 	memset(syms, 0, sizeof(*syms));
 	if (num < KPROBE_SYMS_BATCH)
 		return;
@@ -199,6 +201,8 @@ bool kprobe_func_bounds_text_locked(unsigned long addr, unsigned long *size,
 {
 	unsigned long sz, o;
 
+	/* The mutex keeps modules from going (see above). */
+	lockdep_assert_held(&kprobe_mutex);
 	lockdep_assert_held(&text_mutex);
 	if (addr - last_func_start < last_func_size) {
 		sz = last_func_size;

@@ -648,6 +648,8 @@ out:
  */
 void kprobe_unpark_now(void)
 {
+	/* The unparker takes the mutex. */
+	lockdep_assert_not_held(&kprobe_mutex);
 	flush_delayed_work(&kprobe_unpark_work);
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_unpark_now);

@@ -282,6 +282,7 @@ void kprobe_opt_commit_text_locked(struct list_head *dirty)
 	lockdep_assert_held(&text_mutex);
 
 	/*
+	 * 1. A site that goes may have kept a neighbour from optimizing.
 	 * Sites that go leave opt_blocked or opt_wanted first; opt_link is
 	 * theirs while NONE.
 	 */
@@ -448,6 +449,7 @@ void wait_for_kprobe_optimizer(void)
 {
 	bool busy;
 
+	lockdep_assert_not_held(&kprobe_mutex);
 	kprobe_unpark_now();
 
 	for (;;) {

@@ -249,11 +249,6 @@ static bool overlaps_queued(const u8 *addr, size_t len)
 {
 	unsigned int i;
 
-	/* 1. No chunk in common with a queued write: no overlap. */
-	if (!mark_chunks(addr, len))
-		return false;
-
-	/* 2. A chunk in common, or only a hash collision: look. */
 	for (i = 0; i < text_queued; i++) {
 		const struct text_write *w = &text_queue[i];
 
@@ -270,7 +265,12 @@ static void text_queue_add(void *addr, const void *bytes, size_t len)
 	lockdep_assert_held(&text_mutex);
 	if (WARN_ON_ONCE(len > TEXT_WRITE_MAX))
 		return;
-	if (text_queued == TEXT_QUEUE_LEN || overlaps_queued(addr, len)) {
+	/*
+	 * A write that shares no chunk with the queued ones overlaps none;
+	 * one that does (or only collides in the hash) looks at the queue.
+	 */
+	if (text_queued == TEXT_QUEUE_LEN ||
+	    (mark_chunks(addr, len) && overlaps_queued(addr, len))) {
 		x86_kprobe_text_flush();
 		mark_chunks(addr, len);
 	}
