@@ -23,29 +23,61 @@
 
 #include "internal.h"
 
+/* kallsyms_on_each_match_symbol() callback: keep the first match. */
+static int first_match(void *data, unsigned long addr)
+{
+	*(unsigned long *)data = addr;
+	return 1;
+}
+
+/* A name's address in vmlinux, or 0. */
+static unsigned long vmlinux_lookup_name(const char *name)
+{
+	unsigned long addr = 0;
+
+	kallsyms_on_each_match_symbol(first_match, name, &addr);
+	return addr;
+}
+
 /**
  * kprobe_lookup_name - address of a symbol, as kprobes resolves it
  * @name: "sym" or "module:sym"
  * @offset: not added; kept for the callers' convenience
  *
+ * The answer of kallsyms_lookup_name(), found in the module symbol index
+ * (modsyms.c) when the name is not in vmlinux and the index is current.
+ *
+ * Context: process context.
+ *
  * Return: the address, or NULL when there is no such symbol.
  */
 kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset)
 {
-	return (kprobe_opcode_t *)kallsyms_lookup_name(name);
+	unsigned long addr = vmlinux_lookup_name(name);
+
+	if (!addr && !kprobe_modsyms_lookup(name, &addr))
+		addr = kallsyms_lookup_name(name);
+	return (kprobe_opcode_t *)addr;
 }
+EXPORT_SYMBOL_IF_KUNIT(kprobe_lookup_name);
 
 /*
- * Names looked up for a whole batch.  kallsyms_lookup_name() is a binary
- * search that decompresses a score of names, and for a module's symbol
- * then a walk of every module's symbols; a tool that probes every
- * function of the kernel, or of a module, by name would pay that per
- * probe.  From KPROBE_SYMS_BATCH probes on, the batch's names go into a
- * hash table, and one walk of the vmlinux symbols followed by one of
- * the modules' symbols (each in kallsyms_lookup_name()'s order) answers
- * for them all: the first match of a name is the one
- * kallsyms_lookup_name() returns.  A "module:sym" name, and a name no
- * walk found, are looked up alone, as in a small batch.
+ * The names of a registration, looked up before it takes the kprobe
+ * mutex.  kallsyms_lookup_name() is a binary search that decompresses a
+ * score of names, and for a module's symbol then a walk of every
+ * module's symbols; a tool that probes every function of the kernel, or
+ * of a module, by name would pay that per probe.  So:
+ *
+ *   - a small batch looks each name up in vmlinux;
+ *   - from KPROBE_SYMS_BATCH probes on, the batch's distinct names go
+ *     into a hash table instead, and one walk of the vmlinux symbols
+ *     answers for them all (the first match of a name is the one
+ *     kallsyms_lookup_name() returns);
+ *   - a name vmlinux does not have, and a "module:sym" name, need the
+ *     module symbol index: it is made current here, where module_mutex
+ *     may be taken, and answers in constant time;
+ *   - a name nothing answered for is looked up alone, under the mutex,
+ *     with the same result.
  */
 /* The slot of @name in the table, empty (0) or holding it. */
 static unsigned int *syms_slot(struct kprobe_syms *syms, const char *name,
@@ -78,10 +110,14 @@ static int syms_fill_one(void *data, const char *name, unsigned long addr)
 	return 0;
 }
 
-/* Step 1 of kprobe_syms_lookup(): the distinct plain names, hashed. */
-static void syms_add_names(struct kprobe_syms *syms, void *const *objs,
+/*
+ * Step 1 of kprobe_syms_lookup(): the plain names, each once when there
+ * is a hash table.  Return: whether some name is "module:sym".
+ */
+static bool syms_add_names(struct kprobe_syms *syms, void *const *objs,
 			   int num, size_t kp_offset)
 {
+	bool qualified = false;
 	unsigned int *slot;
 	int i;
 
@@ -90,8 +126,17 @@ static void syms_add_names(struct kprobe_syms *syms, void *const *objs,
 		const char *name = p->symbol_name;
 
 		syms->of[i] = 0;
-		if (!name || strchr(name, ':'))
+		if (!name)
 			continue;
+		if (strchr(name, ':')) {
+			qualified = true;
+			continue;
+		}
+		if (!syms->slots) {
+			syms->syms[syms->nr].name = name;
+			syms->of[i] = ++syms->nr;
+			continue;
+		}
 		slot = syms_slot(syms, name,
 				 hashlen_hash(hashlen_string(NULL, name)));
 		if (!*slot) {
@@ -99,6 +144,33 @@ static void syms_add_names(struct kprobe_syms *syms, void *const *objs,
 			*slot = ++syms->nr;
 		}
 		syms->of[i] = *slot;
+	}
+	return qualified;
+}
+
+/* Step 2 for a small batch: each name by kallsyms' binary search. */
+static void syms_fill_each(struct kprobe_syms *syms)
+{
+	unsigned int i;
+
+	for (i = 0; i < syms->nr; i++) {
+		syms->syms[i].addr = vmlinux_lookup_name(syms->syms[i].name);
+		if (syms->syms[i].addr)
+			syms->found++;
+	}
+}
+
+/* Step 3: the names vmlinux does not have, from the module index. */
+static void syms_fill_modules(struct kprobe_syms *syms)
+{
+	unsigned int i;
+
+	for (i = 0; i < syms->nr; i++) {
+		struct kprobe_sym *e = &syms->syms[i];
+
+		if (!e->addr && kprobe_modsyms_lookup(e->name, &e->addr) &&
+		    e->addr)
+			syms->found++;
 	}
 }
 
@@ -109,41 +181,53 @@ static void syms_add_names(struct kprobe_syms *syms, void *const *objs,
  * @num: how many
  * @kp_offset: where the &struct kprobe sits in each object
  *
- * Does nothing for small batches, or when memory is short: every name is
- * then looked up alone, with the same result.
+ * Should memory be short, every name is looked up alone, with the same
+ * result.
+ *
+ * Context: process context, not under the kprobe mutex.
  */
 void kprobe_syms_lookup(struct kprobe_syms *syms, void *const *objs, int num,
 			size_t kp_offset)
 {
+	bool qualified;
 	unsigned int size;
 
 	/* Step 3 takes module_mutex, which nests in nothing of ours. */
 	lockdep_assert_not_held(&kprobe_mutex);
 	memset(syms, 0, sizeof(*syms));
-	if (num < KPROBE_SYMS_BATCH)
-		return;
-	/* At most half full. */
-	size = roundup_pow_of_two(2 * num);
 	syms->syms = kvcalloc(num, sizeof(*syms->syms), GFP_KERNEL);
 	syms->of = kvcalloc(num, sizeof(*syms->of), GFP_KERNEL);
-	syms->slots = kvcalloc(size, sizeof(*syms->slots), GFP_KERNEL);
-	if (!syms->syms || !syms->of || !syms->slots) {
-		kprobe_syms_release(syms);
-		memset(syms, 0, sizeof(*syms));
-		return;
+	if (!syms->syms || !syms->of)
+		goto fail;
+	if (num >= KPROBE_SYMS_BATCH) {
+		/* At most half full. */
+		size = roundup_pow_of_two(2 * num);
+		syms->slots = kvcalloc(size, sizeof(*syms->slots),
+				       GFP_KERNEL);
+		if (!syms->slots)
+			goto fail;
+		syms->mask = size - 1;
 	}
-	syms->mask = size - 1;
 
-	/* 1. The names, each once. */
-	syms_add_names(syms, objs, num, kp_offset);
+	/* 1. The names. */
+	qualified = syms_add_names(syms, objs, num, kp_offset);
 
-	/* 2. One walk of vmlinux's symbols for their addresses ... */
-	if (syms->nr)
+	/* 2. Their addresses in vmlinux ... */
+	if (syms->slots && syms->nr)
 		kallsyms_on_each_symbol(syms_fill_one, syms);
+	else
+		syms_fill_each(syms);
 
-	/* 3. ... and one of the modules' symbols for those still missing. */
-	if (syms->found < syms->nr)
-		module_kallsyms_on_each_symbol(NULL, syms_fill_one, syms);
+	/* 3. ... and in the modules for those still missing. */
+	if (syms->found == syms->nr && !qualified)
+		return;
+	kprobe_modsyms_prepare();
+	syms_fill_modules(syms);
+	return;
+
+fail:
+	kprobe_syms_release(syms);
+	memset(syms, 0, sizeof(*syms));
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_syms_lookup);
 
@@ -178,12 +262,28 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_syms_release);
 /*
  * The function kprobe_func_bounds_text_locked() found last.  Setting up a
  * probe asks about its function several times (where the probe goes,
- * where its instruction starts, what a jump there would cover), and in
- * a module each answer is a walk of the module's symbols.  An answer
- * holds while the text lock is held: a module cannot go then, its
- * notifier waits for the kprobe mutex.  kprobe_text_unlock() forgets it.
+ * where its instruction starts, what a jump there would cover, whether
+ * its name is blacklisted), and in a module each answer is a walk of the
+ * module's symbols.  An answer holds while the text lock is held: a
+ * module cannot go then, its notifier waits for the kprobe mutex.
+ * kprobe_text_unlock() forgets it.  A module function's name comes with
+ * its bounds, from the same walk; a vmlinux name is looked up when asked
+ * for, by a binary search.
  */
 static unsigned long last_func_start, last_func_size;
+static char last_func_name[KSYM_NAME_LEN];
+
+/* kallsyms' bounds of the function around @addr, and its name if cheap. */
+static bool func_lookup(unsigned long addr, unsigned long *size,
+			unsigned long *off, char *name)
+{
+	char *modname;
+
+	name[0] = '\0';
+	if (is_module_text_address(addr))
+		return kallsyms_lookup(addr, size, off, &modname, name);
+	return kallsyms_lookup_size_offset(addr, size, off);
+}
 
 /**
  * kprobe_func_bounds_text_locked - the function around @addr
@@ -208,7 +308,9 @@ bool kprobe_func_bounds_text_locked(unsigned long addr, unsigned long *size,
 		sz = last_func_size;
 		o = addr - last_func_start;
 	} else {
-		if (!kallsyms_lookup_size_offset(addr, &sz, &o))
+		/* The name is overwritten: forget the last function. */
+		last_func_size = 0;
+		if (!func_lookup(addr, &sz, &o, last_func_name))
 			return false;
 		/* Only text whose going waits for us; not BPF, not slots. */
 		if (core_kernel_text(addr) || is_module_text_address(addr)) {
@@ -221,6 +323,26 @@ bool kprobe_func_bounds_text_locked(unsigned long addr, unsigned long *size,
 	if (off)
 		*off = o;
 	return true;
+}
+
+/**
+ * kprobe_func_name_text_locked - the name of the function around @addr
+ * @addr: a text address
+ * @name: receives the name, KSYM_NAME_LEN bytes
+ *
+ * lookup_symbol_name() for the callers that hold the text lock, from the
+ * walk of kprobe_func_bounds_text_locked() when it had one.
+ *
+ * Return: 0, or -ERANGE when no symbol covers @addr.
+ */
+int kprobe_func_name_text_locked(unsigned long addr, char *name)
+{
+	if (kprobe_func_bounds_text_locked(addr, NULL, NULL) &&
+	    addr - last_func_start < last_func_size && last_func_name[0]) {
+		strscpy(name, last_func_name, KSYM_NAME_LEN);
+		return 0;
+	}
+	return lookup_symbol_name(addr, name);
 }
 
 /**
@@ -424,7 +546,7 @@ int kprobe_check_address_text_locked(unsigned long addr, struct module **modp)
 		return -EINVAL;
 
 	/* 2. Never where kprobes or the arch say no. */
-	if (within_kprobe_blacklist(addr))
+	if (kprobe_blacklisted_text_locked(addr))
 		return -EINVAL;
 
 	/* 3. Not on text that somebody else patches. */

@@ -15,6 +15,7 @@
  */
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
+#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -95,15 +96,13 @@ NOKPROBE_SYMBOL(listed);
 /*
  * The compiler splits functions into parts named "fn.cold", "fn.part.0"
  * and so on.  A part of a blacklisted function is blacklisted too.
+ * @name: the name of the function around the address.
  */
-static bool listed_as_part(unsigned long addr)
+static bool listed_as_part(char *name)
 {
-	char name[KSYM_NAME_LEN];
 	unsigned long base;
 	char *dot;
 
-	if (lookup_symbol_name(addr, name))
-		return false;
 	dot = strchr(name, '.');
 	if (!dot || dot == name)
 		return false;
@@ -124,11 +123,31 @@ static bool listed_as_part(unsigned long addr)
  */
 bool within_kprobe_blacklist(unsigned long addr)
 {
+	char name[KSYM_NAME_LEN];
+
 	if (arch_within_kprobe_blacklist(addr) || listed(addr))
 		return true;
-	return listed_as_part(addr);
+	return !lookup_symbol_name(addr, name) && listed_as_part(name);
 }
 EXPORT_SYMBOL_GPL(within_kprobe_blacklist);
+
+/**
+ * kprobe_blacklisted_text_locked - within_kprobe_blacklist() for registration
+ * @addr: a text address
+ *
+ * Return: within_kprobe_blacklist()'s answer, with the name of @addr's
+ * function taken from the text-locked lookups of the registration.
+ */
+bool kprobe_blacklisted_text_locked(unsigned long addr)
+{
+	char name[KSYM_NAME_LEN];
+
+	lockdep_assert_held(&text_mutex);
+	if (arch_within_kprobe_blacklist(addr) || listed(addr))
+		return true;
+	return !kprobe_func_name_text_locked(addr, name) &&
+	       listed_as_part(name);
+}
 
 /* Turn function addresses into sorted ranges; drops unknown entries. */
 static struct bl_table *table_from_entries(const unsigned long *entries,

@@ -279,10 +279,14 @@ static __always_inline bool kprobe_fops_plain(struct ftrace_ops *ops)
 	return ops == &kprobe_fops[KPROBE_FOPS_PLAIN].ops;
 }
 
-/* Is @addr an ftrace call site, probed through ftrace? */
+/*
+ * Is @addr an ftrace call site, probed through ftrace?  As
+ * ftrace_location(@addr) == @addr, without its symbol lookup when @addr
+ * is no call site (a walk of a module's symbols).
+ */
 static inline bool kprobe_ftrace_addr(unsigned long addr)
 {
-	return ftrace_location(addr) == addr;
+	return ftrace_location_range(addr, addr) == addr;
 }
 
 /* Does the ftrace call site @site run its probes through the plain ops? */
@@ -319,20 +323,59 @@ static inline unsigned long kprobe_ftrace_next_ip(struct kprobe_site *site)
 }
 #endif
 
+/* modsyms.c */
+#ifdef CONFIG_MODULES
+void kprobe_modsyms_prepare(void);
+bool kprobe_modsyms_lookup(const char *name, unsigned long *addr);
+unsigned long kprobe_modsyms_build_count(void);
+unsigned long kprobe_modsyms_kallsyms(const char *name);
+int kprobe_modsyms_each(const char *modname,
+			int (*fn)(void *, const char *, unsigned long),
+			void *data);
+#else
+static inline void kprobe_modsyms_prepare(void)
+{
+}
+
+static inline bool kprobe_modsyms_lookup(const char *name,
+					 unsigned long *addr)
+{
+	return false;
+}
+
+static inline unsigned long kprobe_modsyms_build_count(void)
+{
+	return 0;
+}
+
+static inline unsigned long kprobe_modsyms_kallsyms(const char *name)
+{
+	return 0;
+}
+
+static inline int kprobe_modsyms_each(const char *modname,
+				      int (*fn)(void *, const char *,
+						unsigned long),
+				      void *data)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
 /* address.c */
 struct kprobe_sym {
 	const char *name;
-	unsigned long addr;		/* 0: not found by the walks */
+	unsigned long addr;		/* 0: not found before the mutex */
 };
 
-/* From this many probes on, a batch looks its symbols up at once. */
+/* From this many probes on, a batch walks the vmlinux symbols once. */
 #define KPROBE_SYMS_BATCH	1024
 
 /* The symbols of a batch, looked up at once (see kprobe_syms_lookup()). */
 struct kprobe_syms {
-	struct kprobe_sym *syms;	/* the distinct names */
+	struct kprobe_sym *syms;	/* the names (distinct when hashed) */
 	unsigned int *of;		/* per probe: 1 + index in syms, or 0 */
-	unsigned int *slots;		/* hash table: 1 + index in syms */
+	unsigned int *slots;		/* big batch: 1 + index in syms */
 	unsigned int mask;
 	unsigned int nr;
 	unsigned int found;
@@ -350,6 +393,7 @@ kprobe_opcode_t *kprobe_resolve_addr_text_locked(kprobe_opcode_t *addr,
 						 unsigned long offset,
 						 unsigned long sym_addr,
 						 bool *on_entry);
+int kprobe_func_name_text_locked(unsigned long addr, char *name);
 void kprobe_func_bounds_forget_text_locked(void);
 int kprobe_check_address_text_locked(unsigned long addr, struct module **modp);
 
@@ -358,6 +402,7 @@ extern unsigned long __start_kprobe_blacklist[];
 extern unsigned long __stop_kprobe_blacklist[];
 
 int kprobe_blacklist_init(void);
+bool kprobe_blacklisted_text_locked(unsigned long addr);
 void kprobe_blacklist_add_module_locked(struct module *mod);
 void kprobe_blacklist_remove_module_locked(struct module *mod);
 void kprobe_blacklist_show(struct seq_file *m, bool show_addr);

@@ -32,6 +32,26 @@ noinline notrace int kpt_mod_notrace_func(int x)
 	return x + 43;
 }
 
+/*
+ * A blacklisted function and a function named as the compiler names the
+ * parts it splits off one ("fn.part.0"): the part is blacklisted too.
+ */
+noinline int kpt_mod_split_fn(int x)
+{
+	barrier();
+	return x + 44;
+}
+
+NOKPROBE_SYMBOL(kpt_mod_split_fn);
+
+int kpt_mod_split_part(int x) __asm__("kpt_mod_split_fn.part.0");
+
+noinline int kpt_mod_split_part(int x)
+{
+	barrier();
+	return x + 45;
+}
+
 noinline int __init kpt_init_func(int x)
 {
 	barrier();

@@ -22,5 +22,6 @@ extern struct kpt_init_probe_state kpt_init_probe_state;
 int kpt_mod_func(int x);
 int kpt_mod_notrace_func(int x);
 int kpt_init_func(int x);
+int kpt_mod_split_fn(int x);
 
 #endif /* _KPROBES_TEST_TARGET_H */

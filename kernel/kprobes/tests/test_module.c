@@ -8,6 +8,7 @@
  */
 #include <kunit/test.h>
 #include <linux/kprobes.h>
+#include <linux/kallsyms.h>
 #include <linux/kmod.h>
 #include <linux/module.h>
 #include <linux/umh.h>
@@ -284,10 +285,139 @@ static void mod_batch_finds_module_symbols(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
 }
 
+#define MOD_NAMES_MAX	64
+
+struct mod_names {
+	char name[MOD_NAMES_MAX][KSYM_NAME_LEN];
+	int nr;
+};
+
+/* kprobe_modsyms_each() callback: note the target's names. */
+static int note_mod_name(void *data, const char *name, unsigned long addr)
+{
+	struct mod_names *n = data;
+
+	if (n->nr == MOD_NAMES_MAX)
+		return 1;
+	strscpy(n->name[n->nr++], name, KSYM_NAME_LEN);
+	return 0;
+}
+
+/*
+ * The module symbol index answers as kallsyms does: for every name of
+ * the target, plain and "module:sym", for its init function once it is
+ * live (kallsyms no longer has it), and for a name nobody has.
+ */
+static void mod_index_answers_as_kallsyms(struct kunit *test)
+{
+	struct mod_names *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	char *qualified = kunit_kzalloc(test, KSYM_NAME_LEN + MODULE_NAME_LEN,
+					GFP_KERNEL);
+	unsigned long addr;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	KUNIT_ASSERT_NOT_NULL(test, qualified);
+	kprobe_modsyms_each(TARGET_MODULE, note_mod_name, n);
+	KUNIT_ASSERT_GT(test, n->nr, 2);
+
+	kprobe_modsyms_prepare();
+	/* Current: it answers, and nobody has this name. */
+	KUNIT_EXPECT_TRUE(test, kprobe_modsyms_lookup("kpt_no_such_function",
+						      &addr));
+	KUNIT_EXPECT_EQ(test, addr, 0);
+	for (i = 0; i < n->nr; i++) {
+		snprintf(qualified, KSYM_NAME_LEN + MODULE_NAME_LEN, "%s:%s",
+			 TARGET_MODULE, n->name[i]);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    (unsigned long)kprobe_lookup_name(n->name[i], 0),
+				    kprobe_modsyms_kallsyms(n->name[i]),
+				    "%s", n->name[i]);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    (unsigned long)kprobe_lookup_name(qualified, 0),
+				    kprobe_modsyms_kallsyms(qualified),
+				    "%s", qualified);
+	}
+	KUNIT_EXPECT_EQ(test,
+			(unsigned long)kprobe_lookup_name(TARGET_SYMBOL, 0),
+			(unsigned long)target_addr());
+	KUNIT_EXPECT_NULL(test, kprobe_lookup_name(TARGET_INIT_SYMBOL, 0));
+	KUNIT_EXPECT_NULL(test, kprobe_lookup_name("kpt_init_func", 0));
+	KUNIT_EXPECT_NULL(test, kprobe_lookup_name("kpt_no_such_function",
+						   0));
+	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
+}
+
+/*
+ * Probes registered one by one by a module name look it up in the index,
+ * built once for them all; a module going makes the index stale, so the
+ * name is not found any more, and found again when the module is back.
+ */
+static void mod_index_built_once_stale_after_unload(struct kunit *test)
+{
+	struct kprobe *kps = kunit_kcalloc(test, 17, sizeof(*kps), GFP_KERNEL);
+	struct kprobe *ref = &kps[16];
+	unsigned long builds, addr;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, kps);
+	/* Where a probe asked for by address goes (past an entry marker). */
+	ref->addr = target_addr();
+	KUNIT_ASSERT_EQ(test, register_kprobe(ref), 0);
+	unregister_kprobe(ref);
+	builds = kprobe_modsyms_build_count();
+	for (i = 0; i < 16; i++) {
+		kps[i].symbol_name = i & 1 ? "kpt_mod_func" : TARGET_SYMBOL;
+		kps[i].pre_handler = mod_pre;
+		KUNIT_ASSERT_EQ(test, register_kprobe(&kps[i]), 0);
+		KUNIT_EXPECT_PTR_EQ(test, kps[i].addr, ref->addr);
+	}
+	KUNIT_EXPECT_LE(test, kprobe_modsyms_build_count() - builds, 1);
+	KUNIT_EXPECT_EQ(test, call_target(1), 43);
+	KUNIT_EXPECT_EQ(test, mod_hits, 16);
+	for (i = 0; i < 16; i++)
+		unregister_kprobe(&kps[i]);
+
+	KUNIT_ASSERT_EQ(test, rmmod_target(), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_modsyms_lookup("kpt_mod_func", &addr));
+	kpt_reset(&kps[0]);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&kps[0]), -ENOENT);
+
+	KUNIT_ASSERT_EQ(test, request_module(TARGET_MODULE), 0);
+	kpt_reset(&kps[1]);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kps[1]), 0);
+	KUNIT_EXPECT_PTR_EQ(test, kps[1].addr, ref->addr);
+	unregister_kprobe(&kps[1]);
+	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
+}
+
+/*
+ * A part the compiler split off a blacklisted module function is refused
+ * as the function is, whether asked for by name or by address.
+ */
+static void mod_split_part_blacklisted(struct kunit *test)
+{
+	struct kprobe *part = new_probe(test), *by_addr = new_probe(test);
+	kprobe_opcode_t *addr;
+
+	part->symbol_name = TARGET_MODULE ":kpt_mod_split_fn.part.0";
+	addr = kprobe_lookup_name(part->symbol_name, 0);
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+	KUNIT_EXPECT_TRUE(test, within_kprobe_blacklist((unsigned long)addr));
+	KUNIT_EXPECT_EQ(test, register_kprobe(part), -EINVAL);
+	by_addr->symbol_name = NULL;
+	by_addr->addr = addr;
+	KUNIT_EXPECT_EQ(test, register_kprobe(by_addr), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
+}
+
 static struct kunit_case module_cases[] = {
 	KUNIT_CASE(mod_probe_goes_away),
 	KUNIT_CASE(mod_unload_unprobed_after_unregister),
 	KUNIT_CASE(mod_batch_finds_module_symbols),
+	KUNIT_CASE(mod_index_answers_as_kallsyms),
+	KUNIT_CASE(mod_index_built_once_stale_after_unload),
+	KUNIT_CASE(mod_split_part_blacklisted),
 	KUNIT_CASE(mod_init_text_probe_goes_when_live),
 	KUNIT_CASE_SLOW(mod_unload_while_hit),
 	{}
