@@ -323,6 +323,9 @@ static inline unsigned long kprobe_ftrace_next_ip(struct kprobe_site *site)
 }
 #endif
 
+/* kretprobe.c, for the KUnit suites */
+const void *kretprobe_pool_last_freed(void);
+
 /* modsyms.c */
 #ifdef CONFIG_MODULES
 void kprobe_modsyms_prepare(void);

@@ -131,6 +131,23 @@ static void pool_release_iw(struct irq_work *iw)
 	queue_rcu_work(system_wq, &pool->release_rwork);
 }
 
+/* The pool pool_release_work() freed last, never read (KUnit). */
+static struct kretprobe_pool *kretprobe_pool_freed_last;
+
+/**
+ * kretprobe_pool_last_freed - the pool freed last
+ *
+ * For the KUnit suites, which check when a pool is freed.  The pointer
+ * only names the pool; what it points to is gone.
+ *
+ * Return: the pool, or NULL when none was freed yet.
+ */
+const void *kretprobe_pool_last_freed(void)
+{
+	return READ_ONCE(kretprobe_pool_freed_last);
+}
+EXPORT_SYMBOL_IF_KUNIT(kretprobe_pool_last_freed);
+
 static void pool_release_work(struct work_struct *work)
 {
 	struct kretprobe_pool *pool;
@@ -139,6 +156,7 @@ static void pool_release_work(struct work_struct *work)
 			    release_rwork);
 	/* The irq_work may still be finishing on another CPU. */
 	irq_work_sync(&pool->release_iw);
+	WRITE_ONCE(kretprobe_pool_freed_last, pool);
 	/*
 	 * Every instance is retired and none is in the objpool any more, so
 	 * its own count would never drop to zero: free it outright, the

@@ -698,6 +698,78 @@ static void rp_unwind_while_freed(struct kunit *test)
 						      &cur), 0UL);
 }
 
+/*
+ * The last return of an unregistered probe's instances frees its pool
+ * only after a grace period: an unwinder reading the instances under
+ * rcu_read_lock() on another CPU (kretprobe_find_ret_addr()) keeps them
+ * allocated.  Here the test is that reader: the hooked call returns on
+ * another CPU while it holds the read lock, and the pool must not be
+ * freed before it lets go.  Freed at once, as it once was, it is gone
+ * within the read section.
+ */
+static void rp_pool_outlives_readers(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
+	unsigned long deadline;
+	struct completion *done;
+	struct task_struct *t;
+	struct sleeper *s;
+	bool early = false;
+	const void *pool;
+	int cpu, i;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	done = kunit_kzalloc(test, sizeof(*done), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, s && done);
+	init_completion(done);
+	s->done = done;
+
+	/* 1. A task asleep in the hooked call, on another CPU than ours. */
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids) {
+		migrate_enable();
+		kunit_skip(test, "one CPU online");
+	}
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	pool = c->rp.pool;
+	t = kthread_create(sleeper_fn, s, "kpt_reader_race");
+	if (IS_ERR(t)) {
+		migrate_enable();
+		KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(t));
+		return;
+	}
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	for (i = 0; i < 500 && !atomic_read(&c->entries); i++)
+		msleep(20);
+
+	/* 2. The probe goes; its instance in flight keeps the pool. */
+	unregister_kretprobe(&c->rp);
+
+	/* 3. As a reader: let the call return, wait for its pool's end. */
+	rcu_read_lock();
+	complete(done);
+	deadline = jiffies + msecs_to_jiffies(200);
+	while (time_before(jiffies, deadline) && !early) {
+		early = kretprobe_pool_last_freed() == pool;
+		cpu_relax();
+	}
+	rcu_read_unlock();
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(s->ret), 7);
+	KUNIT_EXPECT_FALSE(test, early);
+
+	/* 4. Once the reader is done, the pool goes. */
+	for (i = 0; i < 100 && kretprobe_pool_last_freed() != pool; i++) {
+		rcu_barrier();
+		msleep(10);
+	}
+	KUNIT_EXPECT_PTR_EQ(test, kretprobe_pool_last_freed(), pool);
+	kthread_stop(t);
+}
+
 static struct kunit_case kretprobe_cases[] = {
 	KUNIT_CASE(rp_handler_sees_return),
 	KUNIT_CASE(rp_entry_handler_skips),
@@ -713,6 +785,7 @@ static struct kunit_case kretprobe_cases[] = {
 	KUNIT_CASE(rp_stacktrace_below_hooked_frame),
 	KUNIT_CASE(rp_tail_call),
 	KUNIT_CASE(rp_unwind_while_freed),
+	KUNIT_CASE(rp_pool_outlives_readers),
 	{}
 };
 
