@@ -71,6 +71,11 @@ def parse(paths):
     return vals, seen, done
 
 
+def is_count(key):
+    """Counts, not times: no ratio, whole numbers."""
+    return key in COUNTS or key.startswith('ipis_')
+
+
 def is_attach(key):
     """Keys in ns of wall time, shown in ms."""
     return key.startswith(('reg_', 'unreg_', 'opt_wait_'))
@@ -85,6 +90,11 @@ def describe(key):
     """The 'what' column: DESC, or the attach keys' pattern."""
     if key in DESC:
         return DESC[key]
+    m = re.match(r'ipis_unreg_single_(after_)?(\d+)$', key)
+    if m:
+        when = ' and the 1 s after' if m.group(1) else ''
+        return (f'call-function IPIs other CPUs took during {m.group(2)} '
+                f'one-by-one unregistrations{when}')
     m = re.match(r'(opt_wait_|un)?(?:reg_)?modfn_(single_|opt_)?(\d+)$', key)
     if m:
         n = m.group(3)
@@ -122,7 +132,7 @@ def summary(key, values):
     good = [x for x in nums if x is not None]
     if len(good) == len(values):
         med = statistics.median(good)
-        if key in COUNTS:
+        if is_count(key):
             s = fmt_count(med)
             if min(good) != max(good):
                 s += f' ({fmt_count(min(good))}..{fmt_count(max(good))})'
@@ -135,7 +145,7 @@ def summary(key, values):
         med = statistics.median(good)
         if is_attach(key):
             med /= 1e6
-        shown = fmt_count(med) if key in COUNTS else fmt(med)
+        shown = fmt_count(med) if is_count(key) else fmt(med)
         return f'{shown} ({len(values) - len(good)}/{len(values)} failed)', med
     return Counter(values).most_common(1)[0][0], None
 
@@ -263,7 +273,7 @@ def main():
             unit = 'ms'
         elif k == 'o_optimized':
             unit, ratio = '', 'n/a'
-        elif k in COUNTS:
+        elif is_count(k):
             unit, ratio = 'count', 'n/a'
         else:
             unit = 'ns/call'

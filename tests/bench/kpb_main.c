@@ -38,6 +38,7 @@
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/hardirq.h>
 #include <linux/sched/clock.h>
 #include <linux/delay.h>
 #include <linux/slab.h>
@@ -555,6 +556,29 @@ static int kpb_register_each(struct kprobe *kps, int num, u64 *ns,
 	return 0;
 }
 
+/*
+ * Function-call IPIs (the interrupts on_each_cpu() and text patching
+ * send) taken by all CPUs so far; x86 counts them per CPU.  A CPU never
+ * sends one to itself, so the sum over all CPUs is what other CPUs took,
+ * wherever the bench runs.  -1 where the arch keeps no such count.
+ */
+#if defined(CONFIG_X86) && defined(CONFIG_SMP)
+static long long kpb_call_ipis(void)
+{
+	long long n = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		n += per_cpu(irq_stat, cpu).irq_call_count;
+	return n;
+}
+#else
+static long long kpb_call_ipis(void)
+{
+	return -1;
+}
+#endif
+
 /* unregister_kprobe() each of @kps in turn; return the time it took. */
 static u64 kpb_unregister_each(struct kprobe *kps, int num)
 {
@@ -564,6 +588,25 @@ static u64 kpb_unregister_each(struct kprobe *kps, int num)
 	for (i = 0; i < num; i++)
 		unregister_kprobe(&kps[i]);
 	return ktime_get_ns() - t0;
+}
+
+/*
+ * The IPIs other CPUs took since @before: during the timed calls, and
+ * with what either kernel left for later (one settle more).
+ */
+static void kpb_report_ipis(const char *key, int num, long long before)
+{
+	long long during = kpb_call_ipis();
+
+	if (before < 0) {
+		pr_info("BENCH %s_%d n/a\n", key, num);
+		pr_info("BENCH %s_after_%d n/a\n", key, num);
+		return;
+	}
+	kpb_settle();
+	kpb_settle();
+	pr_info("BENCH %s_%d %lld\n", key, num, during - before);
+	pr_info("BENCH %s_after_%d %lld\n", key, num, kpb_call_ipis() - before);
 }
 
 static void kpb_attach(int num)
@@ -612,9 +655,12 @@ static void kpb_attach(int num)
 			num, i, kps[i].addr);
 		pr_info("BENCH unreg_single_%d error %d\n", num, ret);
 	} else {
+		long long ipis = kpb_call_ipis();
+
 		pr_info("BENCH reg_single_%d %llu\n", num, ns);
 		pr_info("BENCH unreg_single_%d %llu\n", num,
 			kpb_unregister_each(kps, num));
+		kpb_report_ipis("ipis_unreg_single", num, ipis);
 	}
 out:
 	kvfree(ptrs);
