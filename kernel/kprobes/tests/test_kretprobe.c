@@ -762,9 +762,9 @@ static void rp_pool_outlives_readers(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, early);
 
 	/* 4. Once the reader is done, the pool goes. */
-	for (i = 0; i < 100 && kretprobe_pool_last_freed() != pool; i++) {
+	for (i = 0; i < 50 && kretprobe_pool_last_freed() != pool; i++) {
 		rcu_barrier();
-		msleep(10);
+		msleep(20);
 	}
 	KUNIT_EXPECT_PTR_EQ(test, kretprobe_pool_last_freed(), pool);
 	kthread_stop(t);
