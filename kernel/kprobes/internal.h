@@ -324,7 +324,7 @@ static inline unsigned long kprobe_ftrace_next_ip(struct kprobe_site *site)
 #endif
 
 /* kretprobe.c, for the KUnit suites */
-const void *kretprobe_pool_last_freed(void);
+const void *kretprobe_pool_last_freed(unsigned long *count);
 
 /* modsyms.c */
 #ifdef CONFIG_MODULES

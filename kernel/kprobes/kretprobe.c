@@ -131,19 +131,24 @@ static void pool_release_iw(struct irq_work *iw)
 	queue_rcu_work(system_wq, &pool->release_rwork);
 }
 
-/* The pool pool_release_work() freed last, never read (KUnit). */
+/* The pool freed last (a name, never read) and how many were (KUnit). */
 static struct kretprobe_pool *kretprobe_pool_freed_last;
+static atomic_long_t kretprobe_pools_freed;
 
 /**
  * kretprobe_pool_last_freed - the pool freed last
+ * @count: receives how many pools were freed so far
  *
  * For the KUnit suites, which check when a pool is freed.  The pointer
- * only names the pool; what it points to is gone.
+ * only names the pool; what it points to is gone, and a later pool may
+ * be at the same address: compare @count too.
  *
  * Return: the pool, or NULL when none was freed yet.
  */
-const void *kretprobe_pool_last_freed(void)
+const void *kretprobe_pool_last_freed(unsigned long *count)
 {
+	/* Acquire: the pool that goes with the count. */
+	*count = atomic_long_read_acquire(&kretprobe_pools_freed);
 	return READ_ONCE(kretprobe_pool_freed_last);
 }
 EXPORT_SYMBOL_IF_KUNIT(kretprobe_pool_last_freed);
@@ -157,6 +162,8 @@ static void pool_release_work(struct work_struct *work)
 	/* The irq_work may still be finishing on another CPU. */
 	irq_work_sync(&pool->release_iw);
 	WRITE_ONCE(kretprobe_pool_freed_last, pool);
+	/* Release: pairs with kretprobe_pool_last_freed(). */
+	atomic_long_inc_return_release(&kretprobe_pools_freed);
 	/*
 	 * Every instance is retired and none is in the objpool any more, so
 	 * its own count would never drop to zero: free it outright, the

@@ -707,10 +707,18 @@ static void rp_unwind_while_freed(struct kunit *test)
  * freed before it lets go.  Freed at once, as it once was, it is gone
  * within the read section.
  */
+/* Has @pool been freed since the count of freed pools was @before? */
+static bool rp_pool_freed_since(const void *pool, unsigned long before)
+{
+	unsigned long count;
+
+	return kretprobe_pool_last_freed(&count) == pool && count != before;
+}
+
 static void rp_pool_outlives_readers(struct kunit *test)
 {
 	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
-	unsigned long deadline;
+	unsigned long deadline, before;
 	struct completion *done;
 	struct task_struct *t;
 	struct sleeper *s;
@@ -746,27 +754,28 @@ static void rp_pool_outlives_readers(struct kunit *test)
 
 	/* 2. The probe goes; its instance in flight keeps the pool. */
 	unregister_kretprobe(&c->rp);
+	kretprobe_pool_last_freed(&before);
 
 	/* 3. As a reader: let the call return, wait for its pool's end. */
 	rcu_read_lock();
 	complete(done);
 	deadline = jiffies + msecs_to_jiffies(200);
 	while (time_before(jiffies, deadline) && !early) {
-		early = kretprobe_pool_last_freed() == pool;
+		early = rp_pool_freed_since(pool, before);
 		cpu_relax();
 	}
 	rcu_read_unlock();
 	migrate_enable();
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), 1);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(s->ret), 7);
 	KUNIT_EXPECT_FALSE(test, early);
 
-	/* 4. Once the reader is done, the pool goes. */
-	for (i = 0; i < 50 && kretprobe_pool_last_freed() != pool; i++) {
+	/* 4. Once the reader is done, the call is back and the pool goes. */
+	for (i = 0; i < 50 && !rp_pool_freed_since(pool, before); i++) {
 		rcu_barrier();
 		msleep(20);
 	}
-	KUNIT_EXPECT_PTR_EQ(test, kretprobe_pool_last_freed(), pool);
+	KUNIT_EXPECT_TRUE(test, rp_pool_freed_since(pool, before));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(s->ret), 7);
 	kthread_stop(t);
 }
 
