@@ -390,7 +390,8 @@ LOCKED_DEF = re.compile(r"^[a-z][\w \*]*?\b(\w+_locked)\([^;{}]*?\)\n\{\n(.*?)\n
                         re.M | re.S)
 # The mutex that serializes registration in each file (kprobe_mutex in the
 # core files).
-FILE_MUTEX = {"kwatch.c": "kwatch_mutex", "user.c": "kprobe_user_mutex"}
+FILE_MUTEX = {"kwatch.c": "kwatch_mutex", "user.c": "kprobe_user_mutex",
+              "modsyms.c": "kprobe_modsyms_mutex"}
 
 
 def check_locked(c, doc):

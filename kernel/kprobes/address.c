@@ -337,6 +337,7 @@ bool kprobe_func_bounds_text_locked(unsigned long addr, unsigned long *size,
  */
 int kprobe_func_name_text_locked(unsigned long addr, char *name)
 {
+	lockdep_assert_held(&text_mutex);
 	if (kprobe_func_bounds_text_locked(addr, NULL, NULL) &&
 	    addr - last_func_start < last_func_size && last_func_name[0]) {
 		strscpy(name, last_func_name, KSYM_NAME_LEN);
