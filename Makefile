@@ -55,11 +55,12 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help deps pristine tree kernel initramfs test run shell patches bisect-check kunit-py matrix \
+	compile-check \
 	originality doc-check clean distclean header bench hit-trace fuzz
 
 help:
 	@sed -n '3,/^# Everything lives/p' Makefile | sed -e '$$d' -e 's/^# \{0,1\}//'
-	@echo "targets: deps tree kernel initramfs test kunit-py matrix run shell bench fuzz hit-trace patches bisect-check originality doc-check clean distclean"
+	@echo "targets: deps tree kernel initramfs test kunit-py compile-check matrix run shell bench fuzz hit-trace patches bisect-check originality doc-check clean distclean"
 
 deps:
 	@$(S)/deps.sh
@@ -116,6 +117,10 @@ shell: initramfs
 	@$(S)/qemu-run.sh shell
 
 # Our tree across configs (scripts/matrix.sh; MATRIX_LINES= picks lines).
+compile-check: tree
+	@DEPS_COMPILE=1 $(S)/deps.sh
+	@$(S)/compile-check.sh
+
 matrix: tree
 	@DEPS_MATRIX=1 $(S)/deps.sh
 	@RESULT_COMMAND="$(call result_cmd,matrix)" $(S)/matrix.sh

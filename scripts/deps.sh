@@ -21,6 +21,10 @@ if [ "${DEPS_MATRIX:-0}" = 1 ]; then
 		gcc-s390x-linux-gnu gcc-mips-linux-gnu gcc-sparc64-linux-gnu
 		gcc-sh4-linux-gnu gcc-arc-linux-gnu gcc-hppa-linux-gnu)
 fi
+# make compile-check (DEPS_COMPILE=1): the cross compilers it uses.
+if [ "${DEPS_COMPILE:-0}" = 1 ]; then
+	PKGS+=(gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu)
+fi
 # make kunit-py ARCH=...: the cross compiler and QEMU of that architecture.
 case ${ARCH:-x86_64} in
 # make test ARCH=arm64 also links the guest's programs statically
