@@ -53,13 +53,17 @@ static unsigned long vmlinux_lookup_name(const char *name)
  */
 kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset)
 {
-	unsigned long addr = vmlinux_lookup_name(name);
+	unsigned long addr;
 
+	might_sleep();
+	/* kallsyms has no empty name, but modules have unnamed symbols. */
+	if (!*name)
+		return NULL;
+	addr = vmlinux_lookup_name(name);
 	if (!addr && !kprobe_modsyms_lookup(name, &addr))
 		addr = kallsyms_lookup_name(name);
 	return (kprobe_opcode_t *)addr;
 }
-EXPORT_SYMBOL_IF_KUNIT(kprobe_lookup_name);
 
 /*
  * The names of a registration, looked up before it takes the kprobe
@@ -169,8 +173,10 @@ static void syms_fill_modules(struct kprobe_syms *syms)
 		struct kprobe_sym *e = &syms->syms[i];
 
 		if (!e->addr && kprobe_modsyms_lookup(e->name, &e->addr) &&
-		    e->addr)
+		    e->addr) {
+			e->in_module = true;
 			syms->found++;
+		}
 	}
 }
 
@@ -195,6 +201,8 @@ void kprobe_syms_lookup(struct kprobe_syms *syms, void *const *objs, int num,
 	/* Step 3 takes module_mutex, which nests in nothing of ours. */
 	lockdep_assert_not_held(&kprobe_mutex);
 	memset(syms, 0, sizeof(*syms));
+	/* Before any lookup: kprobe_syms_addr() checks it against later. */
+	syms->modgen = kprobe_modsyms_generation();
 	syms->syms = kvcalloc(num, sizeof(*syms->syms), GFP_KERNEL);
 	syms->of = kvcalloc(num, sizeof(*syms->of), GFP_KERNEL);
 	if (!syms->syms || !syms->of)
@@ -236,14 +244,26 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_syms_lookup);
  * @syms: as filled by kprobe_syms_lookup()
  * @i: the probe's place in the batch
  *
+ * Context: under the kprobe mutex, which keeps modules from going (their
+ * notifier takes it).
+ *
  * Return: the address, or 0 when the probe's symbol is to be looked up
  * alone.
  */
 unsigned long kprobe_syms_addr(const struct kprobe_syms *syms, int i)
 {
+	const struct kprobe_sym *e;
+
 	if (!syms->of || !syms->of[i])
 		return 0;
-	return syms->syms[syms->of[i] - 1].addr;
+	e = &syms->syms[syms->of[i] - 1];
+	/*
+	 * A module found before the mutex may have gone since, and another
+	 * taken its text: then look the name up again, under the mutex.
+	 */
+	if (e->in_module && syms->modgen != kprobe_modsyms_generation())
+		return 0;
+	return e->addr;
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_syms_addr);
 

@@ -330,11 +330,8 @@ const void *kretprobe_pool_last_freed(unsigned long *count);
 #ifdef CONFIG_MODULES
 void kprobe_modsyms_prepare(void);
 bool kprobe_modsyms_lookup(const char *name, unsigned long *addr);
+unsigned long kprobe_modsyms_generation(void);
 unsigned long kprobe_modsyms_build_count(void);
-unsigned long kprobe_modsyms_kallsyms(const char *name);
-int kprobe_modsyms_each(const char *modname,
-			int (*fn)(void *, const char *, unsigned long),
-			void *data);
 #else
 static inline void kprobe_modsyms_prepare(void)
 {
@@ -346,22 +343,14 @@ static inline bool kprobe_modsyms_lookup(const char *name,
 	return false;
 }
 
+static inline unsigned long kprobe_modsyms_generation(void)
+{
+	return 0;
+}
+
 static inline unsigned long kprobe_modsyms_build_count(void)
 {
 	return 0;
-}
-
-static inline unsigned long kprobe_modsyms_kallsyms(const char *name)
-{
-	return 0;
-}
-
-static inline int kprobe_modsyms_each(const char *modname,
-				      int (*fn)(void *, const char *,
-						unsigned long),
-				      void *data)
-{
-	return -EOPNOTSUPP;
 }
 #endif
 
@@ -369,6 +358,7 @@ static inline int kprobe_modsyms_each(const char *modname,
 struct kprobe_sym {
 	const char *name;
 	unsigned long addr;		/* 0: not found before the mutex */
+	bool in_module;			/* @addr is a module's */
 };
 
 /* From this many probes on, a batch walks the vmlinux symbols once. */
@@ -382,6 +372,7 @@ struct kprobe_syms {
 	unsigned int mask;
 	unsigned int nr;
 	unsigned int found;
+	unsigned long modgen;		/* kprobe_modsyms_generation() */
 };
 
 void kprobe_syms_lookup(struct kprobe_syms *syms, void *const *objs, int num,

@@ -15,12 +15,15 @@
  *   - any module coming, going live or going makes it stale: a stale
  *     index answers nothing, and the next registration that needs it
  *     builds a new one;
- *   - an answer is taken only when the address is in a loaded module's
- *     text outside its init sections.  Then it is the answer of
- *     kallsyms_lookup_name(): the walk met the names in the order
+ *   - an answer is taken only when the address is text outside init of
+ *     a live module with its final symbol table.  Then it is the answer
+ *     of kallsyms_lookup_name(): the walk met the names in the order
  *     kallsyms compares them, and it keeps every match, so the first one
- *     is the same.  Anything else (init text, data, a name in no module)
- *     falls back to kallsyms;
+ *     is the same.  Anything else (init text, data, a module coming or
+ *     going) falls back to kallsyms.  "Not found" is an answer too: the
+ *     index has every name of every module kallsyms had since the last
+ *     event, except one that kallsyms shows between its formation and
+ *     its COMING notifier, before anything of it has run;
  *   - it is freed after KPROBE_MODSYMS_IDLE without use.
  *
  * Building takes module_mutex (module_kallsyms_on_each_symbol()), so it
@@ -117,7 +120,8 @@ static bool modsyms_grow(struct modsyms_build *b, size_t len)
 	if (b->nr == b->cap) {
 		u32 cap = b->cap ? 2 * b->cap : 1024;
 
-		p = kvrealloc(b->syms, cap * sizeof(*b->syms), GFP_KERNEL);
+		p = kvrealloc(b->syms, array_size(cap, sizeof(*b->syms)),
+			      GFP_KERNEL);
 		if (!p)
 			return false;
 		b->syms = p;
@@ -142,8 +146,8 @@ static int modsyms_add_one(void *data, const char *name, unsigned long addr)
 	size_t len = strlen(name);
 	struct modsym *s;
 
-	/* Names longer than 4 GiB, or more than 2^31 symbols: give up. */
-	if (b->nr >= U32_MAX / 2 || b->len + len + 1 > U32_MAX ||
+	/* Names longer than 4 GiB, or more than 2^30 symbols: give up. */
+	if (b->nr >= U32_MAX / 4 || b->len + len + 1 > U32_MAX ||
 	    !modsyms_grow(b, len)) {
 		b->failed = true;
 		return 1;
@@ -231,7 +235,7 @@ void kprobe_modsyms_prepare(void)
 	if (!idx || idx->gen != gen) {
 		/* A module event during the walk leaves the new one stale. */
 		modsyms_replace_locked(modsyms_build(gen));
-		kprobe_modsyms_builds++;
+		WRITE_ONCE(kprobe_modsyms_builds, kprobe_modsyms_builds + 1);
 		schedule_delayed_work(&kprobe_modsyms_idle_work,
 				      KPROBE_MODSYMS_IDLE);
 	}
@@ -241,8 +245,10 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_modsyms_prepare);
 
 /*
  * May the index's answer @addr stand for @modname's (any module's when
- * NULL)?  Only if it is a loaded module's text outside init (see the top
- * of the file).
+ * NULL)?  Only if it is text outside init of a module that is live with
+ * its final symbol table (see the top of the file).  A module between
+ * its formation and its LIVE notifier's aftermath is not: the notifiers
+ * do not see each of those steps.
  */
 static bool modsym_answer_ok(unsigned long addr, const char *modname,
 			     size_t modlen)
@@ -252,9 +258,11 @@ static bool modsym_answer_ok(unsigned long addr, const char *modname,
 
 	preempt_disable();
 	mod = __module_text_address(addr);
-	ok = mod && !within_module_init(addr, mod) &&
+	ok = mod && mod->state == MODULE_STATE_LIVE &&
+	     rcu_access_pointer(mod->kallsyms) == &mod->core_kallsyms &&
+	     !within_module_init(addr, mod) &&
 	     (!modname || (strlen(mod->name) == modlen &&
-			   !strncmp(mod->name, modname, modlen)));
+			   !memcmp(mod->name, modname, modlen)));
 	preempt_enable();
 	return ok;
 }
@@ -282,6 +290,9 @@ bool kprobe_modsyms_lookup(const char *name, unsigned long *addr)
 		modlen = colon - name;
 		name = colon + 1;
 	}
+	/* Unnamed symbols are in no index: let kallsyms answer. */
+	if (!*name)
+		return false;
 	len = strlen(name);
 	hash = modsym_hash(name, len);
 
@@ -319,6 +330,19 @@ out:
 EXPORT_SYMBOL_IF_KUNIT(kprobe_modsyms_lookup);
 
 /**
+ * kprobe_modsyms_generation - the count of module events so far
+ *
+ * An address found in a module stays valid while this does not move:
+ * every module that goes says so first (MODULE_STATE_GOING).
+ *
+ * Return: the count.
+ */
+unsigned long kprobe_modsyms_generation(void)
+{
+	return atomic_long_read(&kprobe_modsyms_gen);
+}
+
+/**
  * kprobe_modsyms_build_count - how many times the index was built
  *
  * Return: the count, for the KUnit suites.
@@ -328,40 +352,6 @@ unsigned long kprobe_modsyms_build_count(void)
 	return READ_ONCE(kprobe_modsyms_builds);
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_modsyms_build_count);
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/**
- * kprobe_modsyms_kallsyms - what kallsyms answers for a name
- * @name: "sym" or "module:sym"
- *
- * For the KUnit suites, which compare the index with it.
- *
- * Return: kallsyms_lookup_name()'s answer.
- */
-unsigned long kprobe_modsyms_kallsyms(const char *name)
-{
-	return kallsyms_lookup_name(name);
-}
-EXPORT_SYMBOL_IF_KUNIT(kprobe_modsyms_kallsyms);
-
-/**
- * kprobe_modsyms_each - call @fn for each symbol of module @modname
- * @modname: the module
- * @fn: as for module_kallsyms_on_each_symbol()
- * @data: passed to @fn
- *
- * For the KUnit suites, which pick names to look up with it.
- *
- * Return: module_kallsyms_on_each_symbol()'s.
- */
-int kprobe_modsyms_each(const char *modname,
-			int (*fn)(void *, const char *, unsigned long),
-			void *data)
-{
-	return module_kallsyms_on_each_symbol(modname, fn, data);
-}
-EXPORT_SYMBOL_IF_KUNIT(kprobe_modsyms_each);
-#endif
 
 /* Free the index once it has not been used for KPROBE_MODSYMS_IDLE. */
 static void modsyms_idle_fn(struct work_struct *work)

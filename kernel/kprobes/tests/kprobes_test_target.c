@@ -52,6 +52,51 @@ noinline int kpt_mod_split_part(int x)
 	return x + 45;
 }
 
+/* The same shape, but the function it was split from may be probed. */
+noinline int kpt_mod_whole_fn(int x)
+{
+	barrier();
+	return x + 46;
+}
+
+int kpt_mod_whole_part(int x) __asm__("kpt_mod_whole_fn.part.0");
+
+noinline int kpt_mod_whole_part(int x)
+{
+	barrier();
+	return x + 47;
+}
+
+/*
+ * For the kprobes_module suite, which compares kprobes' lookups with
+ * this module's own symbol table: call @fn for each of its named symbols,
+ * in the table's order, until it returns non-zero.
+ */
+int kpt_mod_each_symbol(int (*fn)(void *data, const char *name,
+				  unsigned long addr), void *data)
+{
+	struct module *mod = THIS_MODULE;
+	struct mod_kallsyms *ks;
+	unsigned int i;
+	int ret = 0;
+
+	/* Built in, there is no table of its own. */
+	if (!mod)
+		return -ENOENT;
+	preempt_disable();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	for (i = 0; i < ks->num_symtab && !ret; i++) {
+		const Elf_Sym *sym = &ks->symtab[i];
+
+		if (sym->st_shndx != SHN_UNDEF && sym->st_name)
+			ret = fn(data, ks->strtab + sym->st_name,
+				 kallsyms_symbol_value(sym));
+	}
+	preempt_enable();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(kpt_mod_each_symbol);
+
 noinline int __init kpt_init_func(int x)
 {
 	barrier();

@@ -23,5 +23,8 @@ int kpt_mod_func(int x);
 int kpt_mod_notrace_func(int x);
 int kpt_init_func(int x);
 int kpt_mod_split_fn(int x);
+int kpt_mod_whole_fn(int x);
+int kpt_mod_each_symbol(int (*fn)(void *data, const char *name,
+				  unsigned long addr), void *data);
 
 #endif /* _KPROBES_TEST_TARGET_H */

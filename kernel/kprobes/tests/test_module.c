@@ -289,62 +289,103 @@ static void mod_batch_finds_module_symbols(struct kunit *test)
 
 struct mod_names {
 	char name[MOD_NAMES_MAX][KSYM_NAME_LEN];
+	unsigned long addr[MOD_NAMES_MAX];
 	int nr;
 };
 
-/* kprobe_modsyms_each() callback: note the target's names. */
+/*
+ * kpt_mod_each_symbol() callback: note the target's kpt_mod_* symbols,
+ * which no other module or vmlinux has, the first of each name.
+ */
 static int note_mod_name(void *data, const char *name, unsigned long addr)
 {
 	struct mod_names *n = data;
+	int i;
 
+	if (strncmp(name, "kpt_mod_", 8))
+		return 0;
+	for (i = 0; i < n->nr; i++) {
+		if (!strcmp(n->name[i], name))
+			return 0;
+	}
 	if (n->nr == MOD_NAMES_MAX)
 		return 1;
-	strscpy(n->name[n->nr++], name, KSYM_NAME_LEN);
+	strscpy(n->name[n->nr], name, KSYM_NAME_LEN);
+	n->addr[n->nr++] = addr;
+	return 0;
+}
+
+/* The target's names, from its own table. */
+static struct mod_names *target_names(struct kunit *test)
+{
+	struct mod_names *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	int (*each)(int (*fn)(void *data, const char *name,
+			      unsigned long addr), void *data);
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	each = __symbol_get("kpt_mod_each_symbol");
+	KUNIT_ASSERT_NOT_NULL(test, each);
+	KUNIT_EXPECT_EQ(test, each(note_mod_name, n), 0);
+	__symbol_put("kpt_mod_each_symbol");
+	return n;
+}
+
+/* The address of @name in the target's own table, or 0. */
+static unsigned long target_name_addr(struct mod_names *n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n->nr; i++) {
+		if (!strcmp(n->name[i], name))
+			return n->addr[i];
+	}
 	return 0;
 }
 
 /*
- * The module symbol index answers as kallsyms does: for every name of
- * the target, plain and "module:sym", for its init function once it is
- * live (kallsyms no longer has it), and for a name nobody has.
+ * The module symbol index answers (it does not hand over to kallsyms)
+ * with the target's own table: for each of its kpt_mod_* functions,
+ * plain and "module:sym"; "none" for its init function once it is live
+ * (its table no longer has it) and for a name nobody has.
  */
-static void mod_index_answers_as_kallsyms(struct kunit *test)
+static void mod_index_answers_as_the_module_table(struct kunit *test)
 {
-	struct mod_names *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	struct mod_names *n = target_names(test);
 	char *qualified = kunit_kzalloc(test, KSYM_NAME_LEN + MODULE_NAME_LEN,
 					GFP_KERNEL);
 	unsigned long addr;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, n);
 	KUNIT_ASSERT_NOT_NULL(test, qualified);
-	kprobe_modsyms_each(TARGET_MODULE, note_mod_name, n);
-	KUNIT_ASSERT_GT(test, n->nr, 2);
+	KUNIT_ASSERT_GT(test, n->nr, 4);
+	KUNIT_EXPECT_NE(test, target_name_addr(n, "kpt_mod_func"), 0UL);
 
 	kprobe_modsyms_prepare();
-	/* Current: it answers, and nobody has this name. */
-	KUNIT_EXPECT_TRUE(test, kprobe_modsyms_lookup("kpt_no_such_function",
-						      &addr));
-	KUNIT_EXPECT_EQ(test, addr, 0);
 	for (i = 0; i < n->nr; i++) {
 		snprintf(qualified, KSYM_NAME_LEN + MODULE_NAME_LEN, "%s:%s",
 			 TARGET_MODULE, n->name[i]);
-		KUNIT_EXPECT_EQ_MSG(test,
-				    (unsigned long)kprobe_lookup_name(n->name[i], 0),
-				    kprobe_modsyms_kallsyms(n->name[i]),
-				    "%s", n->name[i]);
-		KUNIT_EXPECT_EQ_MSG(test,
-				    (unsigned long)kprobe_lookup_name(qualified, 0),
-				    kprobe_modsyms_kallsyms(qualified),
-				    "%s", qualified);
+		addr = 0;
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      kprobe_modsyms_lookup(n->name[i], &addr),
+				      "%s", n->name[i]);
+		KUNIT_EXPECT_EQ_MSG(test, addr, n->addr[i], "%s", n->name[i]);
+		addr = 0;
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      kprobe_modsyms_lookup(qualified, &addr),
+				      "%s", qualified);
+		KUNIT_EXPECT_EQ_MSG(test, addr, n->addr[i], "%s", qualified);
 	}
-	KUNIT_EXPECT_EQ(test,
-			(unsigned long)kprobe_lookup_name(TARGET_SYMBOL, 0),
-			(unsigned long)target_addr());
-	KUNIT_EXPECT_NULL(test, kprobe_lookup_name(TARGET_INIT_SYMBOL, 0));
-	KUNIT_EXPECT_NULL(test, kprobe_lookup_name("kpt_init_func", 0));
-	KUNIT_EXPECT_NULL(test, kprobe_lookup_name("kpt_no_such_function",
-						   0));
+	KUNIT_EXPECT_TRUE(test, kprobe_modsyms_lookup("kpt_init_func", &addr));
+	KUNIT_EXPECT_EQ(test, addr, 0UL);
+	KUNIT_EXPECT_TRUE(test, kprobe_modsyms_lookup(TARGET_INIT_SYMBOL,
+						      &addr));
+	KUNIT_EXPECT_EQ(test, addr, 0UL);
+	KUNIT_EXPECT_TRUE(test, kprobe_modsyms_lookup("kpt_no_such_function",
+						      &addr));
+	KUNIT_EXPECT_EQ(test, addr, 0UL);
+	/* Unnamed symbols are kallsyms' to answer for. */
+	KUNIT_EXPECT_FALSE(test, kprobe_modsyms_lookup(TARGET_MODULE ":",
+						       &addr));
 	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
 }
 
@@ -393,21 +434,29 @@ static void mod_index_built_once_stale_after_unload(struct kunit *test)
 
 /*
  * A part the compiler split off a blacklisted module function is refused
- * as the function is, whether asked for by name or by address.
+ * as the function is, whether asked for by name or by address; a part of
+ * a function that may be probed is not.
  */
 static void mod_split_part_blacklisted(struct kunit *test)
 {
 	struct kprobe *part = new_probe(test), *by_addr = new_probe(test);
-	kprobe_opcode_t *addr;
+	struct kprobe *other = new_probe(test);
+	struct mod_names *n = target_names(test);
+	unsigned long addr = target_name_addr(n, "kpt_mod_split_fn.part.0");
 
+	KUNIT_ASSERT_NE(test, addr, 0UL);
+	KUNIT_EXPECT_TRUE(test, within_kprobe_blacklist(addr));
 	part->symbol_name = TARGET_MODULE ":kpt_mod_split_fn.part.0";
-	addr = kprobe_lookup_name(part->symbol_name, 0);
-	KUNIT_ASSERT_NOT_NULL(test, addr);
-	KUNIT_EXPECT_TRUE(test, within_kprobe_blacklist((unsigned long)addr));
 	KUNIT_EXPECT_EQ(test, register_kprobe(part), -EINVAL);
 	by_addr->symbol_name = NULL;
-	by_addr->addr = addr;
+	by_addr->addr = (kprobe_opcode_t *)addr;
 	KUNIT_EXPECT_EQ(test, register_kprobe(by_addr), -EINVAL);
+
+	other->symbol_name = TARGET_MODULE ":kpt_mod_whole_fn.part.0";
+	addr = target_name_addr(n, "kpt_mod_whole_fn.part.0");
+	KUNIT_EXPECT_FALSE(test, within_kprobe_blacklist(addr));
+	KUNIT_EXPECT_EQ(test, register_kprobe(other), 0);
+	unregister_kprobe(other);
 	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
 }
 
@@ -415,7 +464,7 @@ static struct kunit_case module_cases[] = {
 	KUNIT_CASE(mod_probe_goes_away),
 	KUNIT_CASE(mod_unload_unprobed_after_unregister),
 	KUNIT_CASE(mod_batch_finds_module_symbols),
-	KUNIT_CASE(mod_index_answers_as_kallsyms),
+	KUNIT_CASE(mod_index_answers_as_the_module_table),
 	KUNIT_CASE(mod_index_built_once_stale_after_unload),
 	KUNIT_CASE(mod_split_part_blacklisted),
 	KUNIT_CASE(mod_init_text_probe_goes_when_live),
