@@ -67,6 +67,7 @@ noinline int kpt_mod_whole_part(int x)
 	return x + 47;
 }
 
+#ifdef MODULE
 /*
  * For the kprobes_module suite, which compares kprobes' lookups with
  * this module's own symbol table: call @fn for each of its named symbols,
@@ -75,16 +76,12 @@ noinline int kpt_mod_whole_part(int x)
 int kpt_mod_each_symbol(int (*fn)(void *data, const char *name,
 				  unsigned long addr), void *data)
 {
-	struct module *mod = THIS_MODULE;
 	struct mod_kallsyms *ks;
 	unsigned int i;
 	int ret = 0;
 
-	/* Built in, there is no table of its own. */
-	if (!mod)
-		return -ENOENT;
 	preempt_disable();
-	ks = rcu_dereference_sched(mod->kallsyms);
+	ks = rcu_dereference_sched(THIS_MODULE->kallsyms);
 	for (i = 0; i < ks->num_symtab && !ret; i++) {
 		const Elf_Sym *sym = &ks->symtab[i];
 
@@ -95,6 +92,14 @@ int kpt_mod_each_symbol(int (*fn)(void *data, const char *name,
 	preempt_enable();
 	return ret;
 }
+#else
+/* Built in, the target has no symbol table of its own. */
+int kpt_mod_each_symbol(int (*fn)(void *data, const char *name,
+				  unsigned long addr), void *data)
+{
+	return -ENOENT;
+}
+#endif
 EXPORT_SYMBOL_GPL(kpt_mod_each_symbol);
 
 noinline int __init kpt_init_func(int x)

@@ -72,6 +72,16 @@ static void put_init_probe_state(void)
 {
 	__symbol_put("kpt_init_probe_state");
 }
+
+static void *get_each_symbol(void)
+{
+	return __symbol_get("kpt_mod_each_symbol");
+}
+
+static void put_each_symbol(void)
+{
+	__symbol_put("kpt_mod_each_symbol");
+}
 #else
 /* Never called: mod_init() skips every case. */
 static int call_target(int x)
@@ -90,6 +100,15 @@ static struct kpt_init_probe_state *get_init_probe_state(void)
 }
 
 static void put_init_probe_state(void)
+{
+}
+
+static void *get_each_symbol(void)
+{
+	return NULL;
+}
+
+static void put_each_symbol(void)
 {
 }
 #endif
@@ -323,10 +342,10 @@ static struct mod_names *target_names(struct kunit *test)
 			      unsigned long addr), void *data);
 
 	KUNIT_ASSERT_NOT_NULL(test, n);
-	each = __symbol_get("kpt_mod_each_symbol");
+	each = get_each_symbol();
 	KUNIT_ASSERT_NOT_NULL(test, each);
 	KUNIT_EXPECT_EQ(test, each(note_mod_name, n), 0);
-	__symbol_put("kpt_mod_each_symbol");
+	put_each_symbol();
 	return n;
 }
 
