@@ -332,6 +332,7 @@ void kprobe_modsyms_prepare(void);
 bool kprobe_modsyms_lookup(const char *name, unsigned long *addr);
 unsigned long kprobe_modsyms_generation(void);
 unsigned long kprobe_modsyms_build_count(void);
+void kprobe_modsyms_module_event(void);
 #else
 static inline void kprobe_modsyms_prepare(void)
 {

@@ -34,8 +34,6 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mm.h>
-#include <linux/notifier.h>
-#include <linux/init.h>
 #include <linux/log2.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -368,22 +366,16 @@ static void modsyms_idle_fn(struct work_struct *work)
 	mutex_unlock(&kprobe_modsyms_mutex);
 }
 
-static int kprobe_modsyms_notify(struct notifier_block *nb,
-				 unsigned long state, void *data)
+/**
+ * kprobe_modsyms_module_event - a module comes, goes live or goes
+ *
+ * Makes the index stale.  Called from the kprobes module notifier before
+ * it takes the kprobe mutex, so that whoever holds the mutex and still
+ * sees the generation it read earlier knows no module went meanwhile
+ * (kprobe_syms_addr()).
+ */
+void kprobe_modsyms_module_event(void)
 {
 	/* Every state change adds, drops or swaps a symbol table. */
 	atomic_long_inc(&kprobe_modsyms_gen);
-	return NOTIFY_DONE;
 }
-
-static struct notifier_block kprobe_modsyms_nb = {
-	.notifier_call = kprobe_modsyms_notify,
-	/* Before any notifier that registers probes. */
-	.priority = 2,
-};
-
-static int __init kprobe_modsyms_init(void)
-{
-	return register_module_notifier(&kprobe_modsyms_nb);
-}
-early_initcall(kprobe_modsyms_init);

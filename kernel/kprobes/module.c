@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Kprobes core: modules coming and going.
+ * Kprobes core: modules coming and going.  Each event first makes the
+ * module symbol index stale (modsyms.c); then, under the kprobe mutex:
  *
  *   COMING  read the module's blacklist before anyone can probe it;
  *   LIVE    its init text is about to be freed: probes there are gone;
@@ -31,6 +32,8 @@ static int kprobes_module_notify(struct notifier_block *nb,
 {
 	struct module *mod = data;
 
+	/* Before the mutex: see kprobe_modsyms_module_event(). */
+	kprobe_modsyms_module_event();
 	mutex_lock(&kprobe_mutex);
 	switch (state) {
 	case MODULE_STATE_COMING:
