@@ -53,8 +53,12 @@ static int kprobes_module_notify(struct notifier_block *nb,
 
 static struct notifier_block kprobes_module_nb = {
 	.notifier_call = kprobes_module_notify,
-	/* Before tracers that re-register probes on COMING. */
-	.priority = 1,
+	/*
+	 * First of all module notifiers: a tracer that registers probes on
+	 * a module from its own COMING notifier (trace_kprobe does) finds
+	 * the module's names and its blacklist already in place.
+	 */
+	.priority = INT_MAX,
 };
 
 static int __init kprobes_module_init(void)

@@ -451,6 +451,79 @@ static void mod_index_built_once_stale_after_unload(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
 }
 
+/* What a tracer's COMING notifier got when it probed the target. */
+struct mod_coming_probes {
+	struct kprobe by_name, listed;
+	int by_name_ret, listed_ret;
+	bool seen;
+};
+
+/* Set by the case while it loads the target. */
+static struct mod_coming_probes *mod_coming_armed;
+
+static int mod_coming_notify(struct notifier_block *nb, unsigned long state,
+			     void *data)
+{
+	struct mod_coming_probes *c = READ_ONCE(mod_coming_armed);
+	struct module *mod = data;
+
+	if (!c || state != MODULE_STATE_COMING ||
+	    strcmp(mod->name, TARGET_MODULE))
+		return NOTIFY_DONE;
+	c->seen = true;
+	c->by_name_ret = register_kprobe(&c->by_name);
+	c->listed_ret = register_kprobe(&c->listed);
+	return NOTIFY_DONE;
+}
+
+/*
+ * trace_kprobe's place in the chain.  Registered when this module loads:
+ * the cases run from KUnit's own module notifier, where registering one
+ * would wait for the chain they run in.
+ */
+static struct notifier_block mod_coming_nb = {
+	.notifier_call = mod_coming_notify,
+	.priority = 2,
+};
+
+/*
+ * A tracer that puts probes on a module from its own COMING notifier, as
+ * trace_kprobe does for an event defined before the module was loaded,
+ * finds the module's names, and its blacklist, in place: the kprobes
+ * notifier runs first, even when the index was current just before.
+ */
+static void mod_coming_notifier_probes_by_name(struct kunit *test)
+{
+	struct mod_coming_probes *c = kunit_kzalloc(test, sizeof(*c),
+						    GFP_KERNEL);
+	struct kprobe *early = new_probe(test);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, rmmod_target(), 0);
+	/* Not found, with an index current without the module. */
+	KUNIT_EXPECT_EQ(test, register_kprobe(early), -ENOENT);
+
+	c->by_name.symbol_name = TARGET_SYMBOL;
+	c->by_name.pre_handler = mod_pre;
+	c->listed.symbol_name = TARGET_MODULE ":kpt_mod_split_fn";
+	c->listed.pre_handler = mod_pre;
+	WRITE_ONCE(mod_coming_armed, c);
+	KUNIT_EXPECT_EQ(test, request_module(TARGET_MODULE), 0);
+	WRITE_ONCE(mod_coming_armed, NULL);
+
+	KUNIT_ASSERT_TRUE(test, c->seen);
+	KUNIT_EXPECT_EQ(test, c->by_name_ret, 0);
+	KUNIT_EXPECT_EQ(test, c->listed_ret, -EINVAL);
+	if (!c->by_name_ret) {
+		KUNIT_EXPECT_EQ(test, call_target(1), 43);
+		KUNIT_EXPECT_EQ(test, mod_hits, 1);
+		unregister_kprobe(&c->by_name);
+	}
+	if (!c->listed_ret)
+		unregister_kprobe(&c->listed);
+	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
+}
+
 /*
  * A part the compiler split off a blacklisted module function is refused
  * as the function is, whether asked for by name or by address; a part of
@@ -486,6 +559,7 @@ static struct kunit_case module_cases[] = {
 	KUNIT_CASE(mod_index_answers_as_the_module_table),
 	KUNIT_CASE(mod_index_built_once_stale_after_unload),
 	KUNIT_CASE(mod_split_part_blacklisted),
+	KUNIT_CASE(mod_coming_notifier_probes_by_name),
 	KUNIT_CASE(mod_init_text_probe_goes_when_live),
 	KUNIT_CASE_SLOW(mod_unload_while_hit),
 	{}
@@ -498,3 +572,15 @@ static struct kunit_suite module_suite = {
 };
 
 kunit_test_suite(module_suite);
+
+static int __init mod_coming_nb_init(void)
+{
+	return register_module_notifier(&mod_coming_nb);
+}
+module_init(mod_coming_nb_init);
+
+static void __exit mod_coming_nb_exit(void)
+{
+	unregister_module_notifier(&mod_coming_nb);
+}
+module_exit(mod_coming_nb_exit);
