@@ -43,7 +43,14 @@
  *				once: a hit, one in its handlers, and as
  *				many again for each level of NMI-like entry
  *				that can interrupt them (powerpc: system
- *				reset, machine check, soft-NMI).  Default: 4
+ *				reset, machine check, soft-NMI).  Default: 8,
+ *				for a hit and one in its handlers in each of
+ *				task, softirq, hardirq and NMI context
+ *	KPROBE_TRAP_CTX_OFFSET	what the arch's entry to its breakpoint
+ *				handler adds to preempt_count() (x86 and
+ *				RISC-V: irqentry_nmi_enter()'s NMI_OFFSET +
+ *				HARDIRQ_OFFSET), so that the core can tell
+ *				the context the probed code ran in.  Default: 0
  *	KPROBE_JPROBE_STACK_BYTES
  *				the most bytes of stack a jprobe's hit saves
  *				for its mirror to clobber and restores after
@@ -86,12 +93,19 @@ struct kprobe_site_kind;
 #define KPROBE_HIT_JPROBE	0x00000010	/* a jprobe's mirror runs */
 
 /*
- * Nested hits one CPU can track.  The default counts task context, a
- * handler, an NMI and a handler in the NMI; an architecture with more
- * NMI-like entries defines more (see the top).
+ * Nested hits one CPU can track.  The default counts a hit and one in its
+ * handlers for each of task, softirq, hardirq and NMI context, since a
+ * hit in an interrupt runs its handlers even while the interrupted
+ * context's are running; an architecture with more NMI-like entries
+ * defines more (see the top).
  */
 #ifndef KPROBE_MAX_NESTING
-#define KPROBE_MAX_NESTING	4
+#define KPROBE_MAX_NESTING	8
+#endif
+
+/* What the breakpoint handler's entry adds to preempt_count() (see the top). */
+#ifndef KPROBE_TRAP_CTX_OFFSET
+#define KPROBE_TRAP_CTX_OFFSET	0
 #endif
 
 /* Stack a jprobe's hit saves for its mirror (see the top). */
@@ -113,6 +127,8 @@ struct arch_kprobe_hit_state {
  * struct kprobe_frame - one probe hit being processed on a CPU
  * @site: the site that was hit
  * @prev: kprobe_running() before this hit, restored when it ends
+ * @prev_ctx: the context of the section @prev belongs to, restored with
+ *	it (kernel/kprobes/internal.h)
  * @arch: the architecture's state for the hit: written by
  *	arch_kprobe_step() before it sends the CPU to a copy that comes
  *	back, read by the arch when the copy is done or faulted; the core
@@ -125,6 +141,7 @@ struct kprobe_frame {
 	struct kprobe *prev;
 	struct arch_kprobe_hit_state arch;
 	unsigned int status;
+	unsigned int prev_ctx;
 };
 
 /**

@@ -10,8 +10,9 @@
  * kprobe_ctlblk).  A hit proceeds in three steps, which the code below
  * mirrors:
  *
- *   1. run the pre handlers of the enabled probes at the site, or, when a
- *      handler is already running on this CPU, run none and count a miss;
+ *   1. run the pre handlers of the enabled probes at the site, or, when
+ *      the hit comes from a handler's own flow (recursion), run none and
+ *      count a miss;
  *   2. execute the original instruction: the arch emulates it at once, or
  *      sends the CPU through an out-of-line copy that comes back to
  *      kprobes by a way of its own, a trap or a trampoline (interrupts
@@ -31,7 +32,11 @@
  * kprobe_running() is the probe whose handler runs, a marker while none
  * of the hit's handlers does, or NULL.  It is never NULL between the
  * breakpoint and the end of step 3, which is how faults taken meanwhile
- * find their way back here, and how a hit knows it is nested.  A boosted
+ * find their way back here, and how a hit knows it is nested.  A nested
+ * hit that an interrupt or NMI brought (its context is above the open
+ * section's: see kprobe_running_ctx) is a hit of its own and runs its
+ * handlers, in a frame that saves the interrupted section; one from the
+ * section's own flow is recursion, and runs none.  A boosted
  * step 2 runs after the hit has ended (NULL then): its faults are the
  * kernel's, and an NMI hit meanwhile is an ordinary one.
  *
@@ -58,6 +63,8 @@ DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 DEFINE_PER_CPU(unsigned long, kprobe_hits_ended);
+DEFINE_PER_CPU(unsigned int, kprobe_running_ctx);
+EXPORT_PER_CPU_SYMBOL_GPL(kprobe_running_ctx);
 
 /* Breakpoint traps handled by kprobes on this CPU. */
 DEFINE_PER_CPU(unsigned long, kprobe_traps);
@@ -107,6 +114,7 @@ frame_push(struct kprobe_site *site, unsigned int status)
 	barrier();
 	f->site = site;
 	f->prev = kprobe_running();
+	f->prev_ctx = __this_cpu_read(kprobe_running_ctx);
 	f->status = status;	/* arch: the arch sets it before use */
 	return f;
 }
@@ -143,14 +151,17 @@ static nokprobe_inline void frame_push_first(struct kprobe_site *site)
 static nokprobe_inline void frame_pop(struct kprobe_frame *f)
 {
 	struct kprobe *prev = f->prev;
+	unsigned int prev_ctx = f->prev_ctx;
 
 	barrier();
 	__this_cpu_dec(kprobe_ctlblk.depth);
 	barrier();
-	if (prev)
+	if (prev) {
 		kprobe_running_set(prev);
-	else
+		kprobe_ctx_set(prev_ctx);
+	} else {
 		kprobe_running_end();
+	}
 }
 
 /* The frame frame_push_first() pushed; handlers push theirs above it. */
@@ -188,6 +199,8 @@ static nokprobe_inline void hit_begin(void)
 static nokprobe_inline void hit_end_irqs_off(void)
 {
 	lockdep_assert_irqs_disabled();
+	kprobe_ctx_set(0);
+	barrier();
 	kprobe_running_set(NULL);
 	__this_cpu_inc(kprobe_hits_ended);
 }
@@ -218,13 +231,15 @@ enum hit_how {
 	HIT_POST	= BIT(4),	/* a post handler runs afterwards */
 	HIT_FRAMELESS	= BIT(5),	/* no frame while pre handlers run */
 	HIT_LAZY	= BIT(6),	/* no frame until one is needed */
+	HIT_CTX		= BIT(7),	/* from an interrupt, in a frame */
 };
 
 /*
  * A pre handler of a hit that came in @how redirected execution.  That
  * ends the hit, except a jprobe's (@jprobe): its mirror runs with the hit
- * still open (jprobe.c).  A HIT_FIRST hit pops its frame here, unless the
- * jprobe took it over; a HIT_FRAMELESS or HIT_LAZY one ends.
+ * still open (jprobe.c).  A HIT_FIRST or HIT_CTX hit pops its frame
+ * here, unless the jprobe took it over; a HIT_FRAMELESS or HIT_LAZY one
+ * ends.
  */
 static nokprobe_inline void site_pre_redirected(unsigned int how, bool jprobe)
 {
@@ -236,6 +251,9 @@ static nokprobe_inline void site_pre_redirected(unsigned int how, bool jprobe)
 	} else if ((how & HIT_FIRST) &&
 		   frame_first()->status != KPROBE_HIT_JPROBE) {
 		frame_pop_first();
+	} else if ((how & HIT_CTX) &&
+		   kprobe_top_frame()->status != KPROBE_HIT_JPROBE) {
+		frame_pop(kprobe_top_frame());
 	}
 }
 
@@ -377,7 +395,9 @@ static nokprobe_inline bool hit_step(struct kprobe_frame *f,
 		if (post)
 			way = KPROBE_STEP_BACK;
 	}
+	/* From a trap: its code's context, while the instruction executes. */
 	kprobe_running_set(&kprobe_in_hit);
+	kprobe_ctx_set(kprobe_trap_ctx());
 	if (!arch_kprobe_step(site, regs, f, way))
 		return false;	/* finished when the arch's copy comes back */
 	/* The instruction is over: step 3 now, skipping the walk if no use. */
@@ -421,14 +441,67 @@ static nokprobe_inline bool hit_first(struct kprobe_site *site,
 }
 
 /*
- * A breakpoint hit inside a handler (or while kprobes is busy): no handler
- * of any kind runs, only the instruction.  Out of line, to keep the
- * common path short.
+ * Open a frame for a hit that came in, from an interrupt or NMI, while
+ * another section is open on this CPU: it saves the section's state for
+ * frame_pop().  The hit's handlers run in the context of @ctx.  Return:
+ * the frame, or NULL when the hit must count as missed: it does not come
+ * from an interrupt (recursion), or this CPU has no frame left.
+ */
+static nokprobe_inline struct kprobe_frame *
+frame_push_interrupting(struct kprobe_site *site, unsigned int code_ctx,
+			unsigned int ctx)
+{
+	struct kprobe_frame *f;
+
+	if (!kprobe_ctx_nests(code_ctx) ||
+	    get_kprobe_ctlblk()->depth == KPROBE_MAX_NESTING)
+		return NULL;
+	f = frame_push(site, KPROBE_HIT_ACTIVE);
+	kprobe_running_set(&kprobe_in_hit);
+	kprobe_ctx_set(ctx);
+	return f;
+}
+
+/*
+ * A breakpoint hit from an interrupt or NMI while another section is open
+ * on this CPU (@f from frame_push_interrupting()): the three steps of a
+ * hit, in a frame of its own.
+ */
+static noinline void hit_interrupting(struct kprobe_frame *f,
+				      struct pt_regs *regs)
+{
+	struct kprobe_site *site = f->site;
+	unsigned int how = HIT_CTX;
+
+	/* 1. */
+	if (site_run_pre(site, regs, how))
+		return;
+	/* 2 and 3. */
+	how |= site_wants_post(site);
+	if (hit_step(f, regs, how))
+		frame_pop(f);
+}
+
+NOKPROBE_SYMBOL(hit_interrupting);
+
+/*
+ * A breakpoint hit while another section is open on this CPU.  From an
+ * interrupt, it is a hit of its own (hit_interrupting()); from the
+ * section's own flow (a handler's), or with no frame left, no handler of
+ * any kind runs, only the instruction.  Out of line, to keep the common
+ * path short.
  */
 static noinline int hit_nested(struct kprobe_site *site, struct pt_regs *regs)
 {
-	struct kprobe_frame *f = frame_push(site, KPROBE_REENTER);
+	struct kprobe_frame *f;
 
+	f = frame_push_interrupting(site, kprobe_trap_ctx(), kprobe_ctx_now());
+	if (f) {
+		hit_interrupting(f, regs);
+		kprobe_count_trap();
+		return 1;
+	}
+	f = frame_push(site, KPROBE_REENTER);
 	if (!f)
 		return 0;
 	site_count_miss(site);
@@ -515,12 +588,16 @@ int __kprobes kprobe_breakpoint_hit(kprobe_opcode_t *addr,
  * detour comes back after it.
  */
 static nokprobe_inline enum kprobe_detour_verdict
-detour_post(struct kprobe_site *site, struct pt_regs *regs)
+detour_post(struct kprobe_site *site, struct pt_regs *regs, bool nested)
 {
 	struct kprobe_frame *f;
 
-	frame_push_first(site);
-	f = frame_first();
+	if (nested) {
+		f = kprobe_top_frame();
+	} else {
+		frame_push_first(site);
+		f = frame_first();
+	}
 	f->status = KPROBE_HIT_SS;
 	arch_kprobe_step(site, regs, f, KPROBE_STEP_DETOUR_BACK);
 	raw_local_irq_disable();
@@ -535,7 +612,9 @@ detour_post(struct kprobe_site *site, struct pt_regs *regs)
  * Called by the detour with interrupts enabled or not, as the probed
  * code had them, and the pre handlers run that way, with preemption
  * disabled (as on the stock kernel, and as for return handlers).  An
- * interrupt that hits a probe meanwhile counts as a nested hit.
+ * interrupt that hits a probe meanwhile runs that probe's handlers; a
+ * hit from a handler's own flow counts as missed, and so does this one
+ * when it comes from the flow of a section open in its own context.
  * Otherwise the handlers see what a breakpoint would show them: the
  * instruction pointer just past it, kprobe_running() set.  A site that
  * is no longer optimized (a task was preempted in the detour meanwhile)
@@ -563,28 +642,38 @@ enum kprobe_detour_verdict __kprobes
 kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 {
 	enum kprobe_detour_verdict verdict = KPROBE_DETOUR_COPY;
+	unsigned int how = HIT_DETOUR | HIT_FRAMELESS;
+	bool nested = false;
 
 	hit_check(site, sizeof(*site));
 	/* An RCU-sched reader for the probe list; handlers do not migrate. */
 	preempt_disable_notrace();
-	if (kprobe_running()) {
-		site_count_miss(site);
-		goto out;
+	if (unlikely(kprobe_running())) {
+		unsigned int ctx = kprobe_ctx_now();
+
+		/* From an interrupt, a hit of its own, in a frame. */
+		if (!frame_push_interrupting(site, ctx, ctx)) {
+			site_count_miss(site);
+			goto out;
+		}
+		nested = true;
+		how = HIT_DETOUR | HIT_CTX;
+	} else {
+		/*
+		 * The walk of the probes is a hit in flight from here on.
+		 * Its handlers run without a frame, as those of a return
+		 * probe do; a frame is pushed only for the way through the
+		 * copy of the first instruction (detour_post()).
+		 */
+		hit_begin();
 	}
-	/*
-	 * The walk of the probes is a hit in flight from here on.  Its
-	 * handlers run without a frame, as those of a return probe do; a
-	 * frame is pushed only for the way through the copy of the first
-	 * instruction (detour_post()).
-	 */
-	hit_begin();
 	if (READ_ONCE(site->opt) != KPROBE_OPT_DONE) {
 		site_count_miss(site);
 		goto end;
 	}
 	instruction_pointer_set(regs, (unsigned long)site->addr +
 				      KPROBE_BREAKPOINT_SIZE);
-	if (site_run_pre(site, regs, HIT_DETOUR | HIT_FRAMELESS)) {
+	if (site_run_pre(site, regs, how)) {
 		verdict = KPROBE_DETOUR_RESUME;
 		goto out;
 	}
@@ -601,11 +690,14 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 			kprobe_running_set(&kprobe_in_hit);
 			return KPROBE_DETOUR_FIRST;
 		}
-		verdict = detour_post(site, regs);
+		verdict = detour_post(site, regs, nested);
 		goto out;
 	}
 end:
-	kprobe_running_end();
+	if (nested)
+		frame_pop(kprobe_top_frame());
+	else
+		kprobe_running_end();
 out:
 	preempt_enable_notrace();
 	return verdict;
@@ -633,7 +725,14 @@ kprobe_site_hit_post_optimized(struct kprobe_site *site, struct pt_regs *regs)
 	/* kprobe_site_hit_optimized() left the hit on this CPU. */
 	lockdep_assert_preemption_disabled();
 	site_run_post(site, regs);
-	kprobe_running_end();
+	/*
+	 * A hit that came in from an interrupt has a frame; a first hit
+	 * has none, and whatever interrupted it is over.
+	 */
+	if (kprobe_hit_in_progress())
+		frame_pop(kprobe_top_frame());
+	else
+		kprobe_running_end();
 	preempt_enable_notrace();
 	/* A post handler that moved the instruction pointer wins. */
 	return instruction_pointer(regs) == next ? KPROBE_DETOUR_REST :
@@ -646,7 +745,7 @@ static noinline void __kprobes ftrace_hit_post(struct kprobe_site *site,
 					       struct pt_regs *regs)
 {
 	instruction_pointer_set(regs, kprobe_ftrace_next_ip(site));
-	frame_first()->status = KPROBE_HIT_SSDONE;
+	kprobe_top_frame()->status = KPROBE_HIT_SSDONE;
 	site_run_post(site, regs);
 }
 
@@ -667,6 +766,22 @@ static nokprobe_inline bool ftrace_hit(struct kprobe_site *site,
 	if (unlikely(site_wants_post(site)))
 		ftrace_hit_post(site, regs);
 	frame_pop_first();
+	return false;
+}
+
+/*
+ * A hit through ftrace from an interrupt or NMI while another section is
+ * open on this CPU, in the frame frame_push_interrupting() opened for it.
+ * Return: true when a pre handler redirected execution.
+ */
+static noinline bool __kprobes
+ftrace_hit_interrupting(struct kprobe_site *site, struct pt_regs *regs)
+{
+	if (site_run_pre(site, regs, HIT_CTX))
+		return true;
+	if (site_wants_post(site))
+		ftrace_hit_post(site, regs);
+	frame_pop(kprobe_top_frame());
 	return false;
 }
 
@@ -716,7 +831,7 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	struct kprobe_site *site;
 	unsigned long orig_ip;
-	bool redirected;
+	bool redirected, nested = false;
 	int bit;
 
 	if (unlikely(!regs || !kprobe_fops_live(ops)))
@@ -733,13 +848,21 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	hit_check(site, sizeof(*site));
 	if (READ_ONCE(site->fops) != ops)
 		goto out;
-	if (kprobe_running()) {
-		site_count_miss(site);
-		goto out;
+	if (unlikely(kprobe_running())) {
+		unsigned int ctx = kprobe_ctx_now();
+
+		/* From an interrupt, a hit of its own, in a frame. */
+		if (!frame_push_interrupting(site, ctx, ctx)) {
+			site_count_miss(site);
+			goto out;
+		}
+		nested = true;
 	}
 	orig_ip = instruction_pointer(regs);
 	instruction_pointer_set(regs, arch_kprobe_ftrace_pre_ip(ip));
-	if (likely(kprobe_fops_plain(ops)))
+	if (unlikely(nested))
+		redirected = ftrace_hit_interrupting(site, regs);
+	else if (likely(kprobe_fops_plain(ops)))
 		redirected = ftrace_hit_frameless(site, regs);
 	else
 		redirected = ftrace_hit(site, regs);
@@ -762,6 +885,8 @@ void __kprobes kprobe_step_done(struct kprobe_frame *f, struct pt_regs *regs)
 {
 	if (f->status == KPROBE_HIT_SS) {
 		f->status = KPROBE_HIT_SSDONE;
+		/* The post handlers' context, as the pre handlers had it. */
+		kprobe_ctx_set(kprobe_ctx_now());
 		site_run_post(f->site, regs);
 	}
 	frame_pop(f);

@@ -104,6 +104,57 @@ int kprobe_oops_notify(struct notifier_block *nb, unsigned long val,
 DECLARE_PER_CPU(unsigned long, kprobe_hits_ended);
 
 /*
+ * Nesting by context.  A hit that comes in while a section (a hit, a
+ * return handler, a busy section) is open on its CPU is recursion when it
+ * comes from the section's own flow, and runs no handler; it is a hit of
+ * its own, with its handlers, when an interrupt or NMI brought it.  The
+ * two differ by the context the probed code runs in: an interrupt raises
+ * it, nothing a handler calls does.  kprobe_running_ctx is the context of
+ * the innermost open section (of its handlers; of the probed code while
+ * its instruction executes): a new hit nests when its code's context is
+ * above it.
+ *
+ * The context is preempt_count()'s NMI and hardirq counts and whether a
+ * softirq is being served; bottom halves being disabled are left out, as
+ * a handler may do that.
+ */
+DECLARE_PER_CPU(unsigned int, kprobe_running_ctx);
+
+static __always_inline unsigned int kprobe_ctx_now(void)
+{
+	unsigned int ctx = preempt_count() & (NMI_MASK | HARDIRQ_MASK);
+
+	return in_serving_softirq() ? ctx | SOFTIRQ_OFFSET : ctx;
+}
+
+/* The context of the code that trapped, from the breakpoint handler. */
+static __always_inline unsigned int kprobe_trap_ctx(void)
+{
+	return kprobe_ctx_now() - KPROBE_TRAP_CTX_OFFSET;
+}
+
+/* May a hit from code in context @ctx nest in this CPU's open section? */
+static __always_inline bool kprobe_ctx_nests(unsigned int ctx)
+{
+	return ctx > __this_cpu_read(kprobe_running_ctx);
+}
+
+static __always_inline void kprobe_ctx_set(unsigned int ctx)
+{
+	__this_cpu_write(kprobe_running_ctx, ctx);
+}
+
+/**
+ * struct kprobe_outer - the section a nested one interrupted
+ * @p: its kprobe_running(), NULL when there was none
+ * @ctx: its context
+ */
+struct kprobe_outer {
+	struct kprobe *p;
+	unsigned int ctx;
+};
+
+/*
  * The writes of kprobe_running() go through the three helpers below and
  * nowhere else (scripts/check-running.py fails the build check on any
  * other): the order of the accesses around the first one is what makes a
@@ -124,6 +175,11 @@ static __always_inline void kprobe_running_begin(struct kprobe *p)
 	__this_cpu_write(current_kprobe, p);
 	/* Pairs with kprobe_hits_quiesce()'s round trip; see above. */
 	barrier();
+	/*
+	 * Then the context.  Until it is set it is the lowest: whatever
+	 * comes in meanwhile is an interrupt, and nests.
+	 */
+	kprobe_ctx_set(kprobe_ctx_now());
 }
 
 /*
@@ -146,6 +202,7 @@ static __always_inline void kprobe_running_set(struct kprobe *p)
 #ifdef KPROBE_PERCPU_STORE_RELEASES
 static __always_inline void kprobe_running_end(void)
 {
+	kprobe_ctx_set(0);
 	barrier();
 	this_cpu_write(current_kprobe, NULL);
 	this_cpu_inc(kprobe_hits_ended);
@@ -155,12 +212,49 @@ static __always_inline void kprobe_running_end(void)
 {
 	unsigned long *ended = this_cpu_ptr(&kprobe_hits_ended);
 
+	/* The lowest context first: see kprobe_running_begin(). */
+	kprobe_ctx_set(0);
 	/* Release: pairs with the acquires of kprobe_hits_quiesce(). */
 	smp_store_release(this_cpu_ptr(&current_kprobe), NULL);
 	/* The same, for a waiter that sees the count move. */
 	smp_store_release(ended, *ended + 1);
 }
 #endif
+
+/*
+ * Open a section for a hit or a return handler (kprobe_running() @p) that
+ * runs no frame, whether or not another is open.  Return: false when
+ * another is open in the same context: recursion, nothing done.
+ */
+static __always_inline bool kprobe_section_begin(struct kprobe *p,
+						 struct kprobe_outer *o)
+{
+	unsigned int ctx = kprobe_ctx_now();
+
+	o->p = kprobe_running();
+	if (likely(!o->p)) {
+		kprobe_running_begin(p);
+		return true;
+	}
+	o->ctx = __this_cpu_read(kprobe_running_ctx);
+	if (ctx <= o->ctx)
+		return false;
+	/* Any order: whatever comes in meanwhile is above both contexts. */
+	kprobe_running_set(p);
+	kprobe_ctx_set(ctx);
+	return true;
+}
+
+/* Close what kprobe_section_begin() opened, given the same @o. */
+static __always_inline void kprobe_section_end(const struct kprobe_outer *o)
+{
+	if (likely(!o->p)) {
+		kprobe_running_end();
+		return;
+	}
+	kprobe_running_set(o->p);
+	kprobe_ctx_set(o->ctx);
+}
 
 /**
  * struct kprobe_site_kind - what differs between the kinds of probe site

@@ -13,8 +13,10 @@
  * newest first, so the chain mirrors the task's stack.  Only the task
  * itself adds to and takes from its chain, from the entry probe (handler
  * context) or from the trampoline, which marks itself busy with
- * kprobe_running() first: a probe hit in an NMI that interrupts the
- * trampoline counts as missed and leaves the chain alone.
+ * kprobe_running() first.  An interrupt or NMI that comes in meanwhile
+ * may hook and return from functions of its own on the same chain: it
+ * pushes its instances on top and takes them off again before it
+ * returns, so the chain is as the trampoline left it.
  *
  * Tail calls: when a hooked function f ends with a jump to a hooked
  * function g, g's entry probe finds the trampoline's address where the
@@ -222,14 +224,23 @@ static struct kretprobe_instance *frame_real_return(struct llist_node *node,
 
 NOKPROBE_SYMBOL(frame_real_return);
 
-/* Run @ri's return handler, if its probe still wants it; busy section. */
+/*
+ * Run @ri's return handler, if its probe still wants it; busy section.
+ * Or, when the trampoline could not open one (@run false: it returned
+ * inside a section of its own context, from a handler's flow), count the
+ * return as missed.
+ */
 static void instance_return(struct kretprobe_instance *ri,
-			    struct pt_regs *regs, unsigned long ret)
+			    struct pt_regs *regs, unsigned long ret, bool run)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 
 	if (!rp || !rp->handler || kprobe_disabled(&rp->kp))
 		return;
+	if (!run) {
+		rp->nmissed++;
+		return;
+	}
 	instruction_pointer_set(regs, ret);
 	kprobe_running_set(&rp->kp);
 	rp->handler(ri, regs);
@@ -266,11 +277,17 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	struct llist_head *chain = &current->kretprobe_instances;
 	struct kretprobe_instance *ri, *last;
 	struct llist_node *node, *end;
+	struct kprobe_outer outer;
 	unsigned long ret;
+	bool run;
 
-	/* 1. Busy first: probes hit from here on leave the chain alone. */
+	/*
+	 * 1. Busy first, nested in the section an interrupt or NMI that
+	 *    returns here came in on.  Inside a section of our own context
+	 *    (a handler's flow) the handlers do not run.
+	 */
 	preempt_disable();
-	kprobe_running_begin(&kretprobe_busy);
+	run = kprobe_section_begin(&kretprobe_busy, &outer);
 
 	/* 2. Deeper, stale instances are given back. */
 	while (chain->first) {
@@ -293,7 +310,7 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 	for (node = chain->first; node != end; node = node->next) {
 		ri = llist_entry(node, struct kretprobe_instance, llist);
 		if (ri->frame == frame)
-			instance_return(ri, regs, ret);
+			instance_return(ri, regs, ret, run);
 	}
 
 	/* 5. Recycle and return. */
@@ -302,7 +319,8 @@ unsigned long kretprobe_trampoline_handler(struct pt_regs *regs,
 		chain->first = ri->llist.next;
 		instance_put(ri);
 	}
-	kprobe_running_end();
+	if (run)
+		kprobe_section_end(&outer);
 	preempt_enable();
 	return ret;
 }

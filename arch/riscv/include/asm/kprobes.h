@@ -53,6 +53,9 @@ struct arch_specific_insn {
 /* The trap leaves epc on the EBREAK itself. */
 #define KPROBE_BREAKPOINT_SIZE	0
 
+/* Kernel breakpoints enter through irqentry_nmi_enter(). */
+#define KPROBE_TRAP_CTX_OFFSET	(NMI_OFFSET + HARDIRQ_OFFSET)
+
 /* A slot: the copy, then EBREAK; the rest is unused. */
 #define KPROBE_SLOT_SIZE	64
 

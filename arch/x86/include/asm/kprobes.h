@@ -93,6 +93,9 @@ struct arch_specific_insn {
 /* The breakpoint is INT3: a pre handler sees regs->ip past it. */
 #define KPROBE_BREAKPOINT_SIZE	INT3_INSN_SIZE
 
+/* Kernel breakpoints enter through irqentry_nmi_enter(). */
+#define KPROBE_TRAP_CTX_OFFSET	(NMI_OFFSET + HARDIRQ_OFFSET)
+
 /* Jump optimization: every detour has the way for hits with post handlers. */
 static __always_inline bool arch_kprobe_opt_post_way(void)
 {

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit: hits that nest by context.  A probe hit in an interrupt that
+ * comes in while another probe's handler runs on the same CPU runs its
+ * own handlers; a probe hit from a handler's own flow (recursion) runs
+ * none and is counted as missed.
+ *
+ * The outer handler queues a hard irq_work and waits for it, so that the
+ * interrupt comes in while the handler runs; the irq_work calls the
+ * function the inner probe is on.  The outer handler must run with
+ * interrupts on: a return handler does on every architecture, a pre
+ * handler at an ftrace call site or through an optimized jump does too.
+ */
+#include <kunit/test.h>
+#include <linux/kprobes.h>
+#include <linux/irq_work.h>
+#include <linux/delay.h>
+#include <linux/preempt.h>
+
+#include "tests.h"
+#if defined(CONFIG_X86_64) && defined(CONFIG_OPTPROBES)
+#include "insn_targets_x86.h"
+#endif
+
+/* How long the outer handler waits for the interrupt, in microseconds. */
+#define NEST_WAIT_US	200000
+
+struct nest_state {
+	struct kretprobe outer;
+	struct kprobe outer_pre;
+	struct kprobe inner;
+	struct kretprobe inner_ret;
+	struct irq_work work;
+	/* What the outer handler does: queue the work, or call kpt_other. */
+	bool recurse;
+	bool work_ran;
+	bool work_in_handler;		/* it ran while the handler waited */
+	int inner_hits, inner_hardirq, inner_returns;
+	int work_result;
+};
+
+static struct nest_state *nest;
+
+static void nest_work(struct irq_work *work)
+{
+	WRITE_ONCE(nest->work_result, kpt_other(1));
+	WRITE_ONCE(nest->work_ran, true);
+}
+
+/* What every outer handler does. */
+static void nest_outer(void)
+{
+	int i;
+
+	if (nest->recurse) {
+		nest->work_result = kpt_other(1);
+		return;
+	}
+	irq_work_queue(&nest->work);
+	for (i = 0; i < NEST_WAIT_US && !READ_ONCE(nest->work_ran); i++)
+		udelay(1);
+	nest->work_in_handler = READ_ONCE(nest->work_ran);
+}
+
+static int nest_outer_return(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	nest_outer();
+	return 0;
+}
+
+static int nest_outer_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	nest_outer();
+	return 0;
+}
+
+/* Traced (unlike the shared targets): an entry probe is an ftrace one. */
+static noinline int nest_traced_fn(int x)
+{
+	asm volatile("" : "+r" (x));
+	return x + 5;
+}
+
+static int (*nest_traced)(int x) = nest_traced_fn;
+
+static int nest_inner_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	nest->inner_hits++;
+	if (in_hardirq())
+		nest->inner_hardirq++;
+	return 0;
+}
+
+static int nest_inner_return(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	nest->inner_returns++;
+	return 0;
+}
+
+static int nest_init(struct kunit *test)
+{
+	nest = kunit_kzalloc(test, sizeof(*nest), GFP_KERNEL);
+	if (!nest)
+		return -ENOMEM;
+	nest->outer.kp.addr = (kprobe_opcode_t *)kpt_target;
+	nest->outer.handler = nest_outer_return;
+	nest->outer_pre.pre_handler = nest_outer_pre;
+	nest->inner.addr = (kprobe_opcode_t *)kpt_other;
+	nest->inner.pre_handler = nest_inner_pre;
+	nest->inner_ret.kp.addr = (kprobe_opcode_t *)kpt_other;
+	nest->inner_ret.handler = nest_inner_return;
+	nest->work = IRQ_WORK_INIT_HARD(nest_work);
+	return 0;
+}
+
+static void nest_exit(struct kunit *test)
+{
+	irq_work_sync(&nest->work);
+}
+
+/* Call the outer probe's function with interrupts on; its return nests. */
+static void nest_run(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&nest->outer), 0);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	unregister_kretprobe(&nest->outer);
+	KUNIT_EXPECT_EQ(test, nest->outer.kp.nmissed, 0UL);
+	KUNIT_EXPECT_EQ(test, nest->outer.nmissed, 0);
+}
+
+/*
+ * A kprobe hit in a hard interrupt that came in during a return handler
+ * runs its pre handler: once, in the interrupt, and misses nothing.
+ */
+static void nest_irq_kprobe_in_return_handler(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->inner), 0);
+	nest_run(test);
+	unregister_kprobe(&nest->inner);
+
+	KUNIT_ASSERT_TRUE_MSG(test, nest->work_in_handler,
+			      "the interrupt did not come in the handler");
+	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
+	KUNIT_EXPECT_EQ(test, nest->inner_hits, 1);
+	KUNIT_EXPECT_EQ(test, nest->inner_hardirq, 1);
+	KUNIT_EXPECT_EQ(test, nest->inner.nmissed, 0UL);
+}
+
+/*
+ * The same with a return probe inside: the interrupt's instance goes on
+ * the interrupted task's chain above the outer one's, and comes off it
+ * before the outer return is done.
+ */
+static void nest_irq_kretprobe_in_return_handler(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&nest->inner_ret), 0);
+	nest_run(test);
+	unregister_kretprobe(&nest->inner_ret);
+
+	KUNIT_ASSERT_TRUE(test, nest->work_in_handler);
+	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
+	KUNIT_EXPECT_EQ(test, nest->inner_returns, 1);
+	KUNIT_EXPECT_EQ(test, nest->inner_ret.kp.nmissed, 0UL);
+	KUNIT_EXPECT_EQ(test, nest->inner_ret.nmissed, 0);
+}
+
+/* The inner kprobe, checked after a hit of @outer's. */
+static void nest_expect_inner(struct kunit *test, struct kprobe *outer)
+{
+	unregister_kprobe(outer);
+	unregister_kprobe(&nest->inner);
+	KUNIT_EXPECT_EQ(test, outer->nmissed, 0UL);
+	KUNIT_ASSERT_TRUE(test, nest->work_in_handler);
+	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
+	KUNIT_EXPECT_EQ(test, nest->inner_hits, 1);
+	KUNIT_EXPECT_EQ(test, nest->inner_hardirq, 1);
+	KUNIT_EXPECT_EQ(test, nest->inner.nmissed, 0UL);
+}
+
+/* The same in a pre handler at an ftrace call site. */
+static void nest_irq_kprobe_in_ftrace_handler(struct kunit *test)
+{
+	nest->outer_pre.addr = (kprobe_opcode_t *)nest_traced;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->inner), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->outer_pre), 0);
+	if (!kprobe_ftrace(&nest->outer_pre)) {
+		unregister_kprobe(&nest->outer_pre);
+		unregister_kprobe(&nest->inner);
+		kunit_skip(test, "no probe on an ftrace call site here");
+	}
+	KUNIT_EXPECT_EQ(test, nest_traced(1), 6);
+	nest_expect_inner(test, &nest->outer_pre);
+}
+
+#if defined(CONFIG_X86_64) && defined(CONFIG_OPTPROBES)
+/* The same in a pre handler reached through an optimized jump. */
+static void nest_irq_kprobe_in_optimized_handler(struct kunit *test)
+{
+	bool opt_was = kprobes_optimization_enabled();
+
+	kprobes_set_optimization(true);
+	nest->outer_pre.addr = (kprobe_opcode_t *)KPT_OPT_AT(kpt_opt_plain);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->inner), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->outer_pre), 0);
+	wait_for_kprobe_optimizer();
+	if (!kprobe_optimized(&nest->outer_pre)) {
+		unregister_kprobe(&nest->outer_pre);
+		unregister_kprobe(&nest->inner);
+		kprobes_set_optimization(opt_was);
+		KUNIT_FAIL(test, "the outer probe was not optimized");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, kpt_opt_plain(4), 7L);
+	nest_expect_inner(test, &nest->outer_pre);
+	kprobes_set_optimization(opt_was);
+}
+#endif
+
+/*
+ * A probe hit from the handler's own flow is recursion: its handler does
+ * not run, and the miss is counted.  Once the handler is over, the same
+ * probe hits as usual.
+ */
+static void nest_recursion_is_missed(struct kunit *test)
+{
+	nest->recurse = true;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->inner), 0);
+	nest_run(test);
+	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
+	KUNIT_EXPECT_EQ(test, nest->inner_hits, 0);
+	KUNIT_EXPECT_EQ(test, nest->inner.nmissed, 1UL);
+
+	KUNIT_EXPECT_EQ(test, kpt_other(1), 3);
+	KUNIT_EXPECT_EQ(test, nest->inner_hits, 1);
+	unregister_kprobe(&nest->inner);
+}
+
+static struct kunit_case nest_cases[] = {
+	KUNIT_CASE(nest_irq_kprobe_in_return_handler),
+	KUNIT_CASE(nest_irq_kretprobe_in_return_handler),
+	KUNIT_CASE(nest_irq_kprobe_in_ftrace_handler),
+#if defined(CONFIG_X86_64) && defined(CONFIG_OPTPROBES)
+	KUNIT_CASE(nest_irq_kprobe_in_optimized_handler),
+#endif
+	KUNIT_CASE(nest_recursion_is_missed),
+	{}
+};
+
+static struct kunit_suite nest_suite = {
+	.name = "kprobes_nest",
+	.init = nest_init,
+	.exit = nest_exit,
+	.test_cases = nest_cases,
+};
+
+kunit_test_suite(nest_suite);
