@@ -461,31 +461,6 @@ struct mod_coming_probes {
 /* Set by the case while it loads the target. */
 static struct mod_coming_probes *mod_coming_armed;
 
-static int mod_coming_notify(struct notifier_block *nb, unsigned long state,
-			     void *data)
-{
-	struct mod_coming_probes *c = READ_ONCE(mod_coming_armed);
-	struct module *mod = data;
-
-	if (!c || state != MODULE_STATE_COMING ||
-	    strcmp(mod->name, TARGET_MODULE))
-		return NOTIFY_DONE;
-	c->seen = true;
-	c->by_name_ret = register_kprobe(&c->by_name);
-	c->listed_ret = register_kprobe(&c->listed);
-	return NOTIFY_DONE;
-}
-
-/*
- * trace_kprobe's place in the chain.  Registered when this module loads:
- * the cases run from KUnit's own module notifier, where registering one
- * would wait for the chain they run in.
- */
-static struct notifier_block mod_coming_nb = {
-	.notifier_call = mod_coming_notify,
-	.priority = 2,
-};
-
 /*
  * A tracer that puts probes on a module from its own COMING notifier, as
  * trace_kprobe does for an event defined before the module was loaded,
@@ -573,6 +548,32 @@ static struct kunit_suite module_suite = {
 
 kunit_test_suite(module_suite);
 
+#ifdef CONFIG_MODULES
+static int mod_coming_notify(struct notifier_block *nb, unsigned long state,
+			     void *data)
+{
+	struct mod_coming_probes *c = READ_ONCE(mod_coming_armed);
+	struct module *mod = data;
+
+	if (!c || state != MODULE_STATE_COMING ||
+	    strcmp(mod->name, TARGET_MODULE))
+		return NOTIFY_DONE;
+	c->seen = true;
+	c->by_name_ret = register_kprobe(&c->by_name);
+	c->listed_ret = register_kprobe(&c->listed);
+	return NOTIFY_DONE;
+}
+
+/*
+ * trace_kprobe's place in the chain.  Registered when this module loads:
+ * the cases run from KUnit's own module notifier, where registering one
+ * would wait for the chain they run in.
+ */
+static struct notifier_block mod_coming_nb = {
+	.notifier_call = mod_coming_notify,
+	.priority = 2,
+};
+
 static int __init mod_coming_nb_init(void)
 {
 	return register_module_notifier(&mod_coming_nb);
@@ -584,3 +585,4 @@ static void __exit mod_coming_nb_exit(void)
 	unregister_module_notifier(&mod_coming_nb);
 }
 module_exit(mod_coming_nb_exit);
+#endif

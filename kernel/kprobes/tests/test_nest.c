@@ -136,7 +136,7 @@ static void nest_run(struct kunit *test)
  */
 static void nest_irq_kprobe_in_return_handler(struct kunit *test)
 {
-	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->inner), 0);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &nest->inner), 0);
 	nest_run(test);
 	unregister_kprobe(&nest->inner);
 
@@ -182,9 +182,11 @@ static void nest_expect_inner(struct kunit *test, struct kprobe *outer)
 /* The same in a pre handler at an ftrace call site. */
 static void nest_irq_kprobe_in_ftrace_handler(struct kunit *test)
 {
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		kunit_skip(test, "no probes on ftrace call sites here");
 	nest->outer_pre.addr = (kprobe_opcode_t *)nest_traced;
-	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->inner), 0);
-	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->outer_pre), 0);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &nest->inner), 0);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &nest->outer_pre), 0);
 	if (!kprobe_ftrace(&nest->outer_pre)) {
 		unregister_kprobe(&nest->outer_pre);
 		unregister_kprobe(&nest->inner);
@@ -202,8 +204,8 @@ static void nest_irq_kprobe_in_optimized_handler(struct kunit *test)
 
 	kprobes_set_optimization(true);
 	nest->outer_pre.addr = (kprobe_opcode_t *)KPT_OPT_AT(kpt_opt_plain);
-	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->inner), 0);
-	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->outer_pre), 0);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &nest->inner), 0);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &nest->outer_pre), 0);
 	wait_for_kprobe_optimizer();
 	if (!kprobe_optimized(&nest->outer_pre)) {
 		unregister_kprobe(&nest->outer_pre);
@@ -226,7 +228,7 @@ static void nest_irq_kprobe_in_optimized_handler(struct kunit *test)
 static void nest_recursion_is_missed(struct kunit *test)
 {
 	nest->recurse = true;
-	KUNIT_ASSERT_EQ(test, register_kprobe(&nest->inner), 0);
+	KUNIT_ASSERT_EQ(test, kpt_register(test, &nest->inner), 0);
 	nest_run(test);
 	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
 	KUNIT_EXPECT_EQ(test, nest->inner_hits, 0);
