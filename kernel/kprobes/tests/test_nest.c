@@ -21,6 +21,10 @@
 #if defined(CONFIG_X86_64) && defined(CONFIG_OPTPROBES)
 #include "insn_targets_x86.h"
 #endif
+#ifdef CONFIG_X86_LOCAL_APIC
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#endif
 
 /* How long the outer handler waits for the interrupt, in microseconds. */
 #define NEST_WAIT_US	200000
@@ -35,7 +39,9 @@ struct nest_state {
 	bool recurse;
 	bool work_ran;
 	bool work_in_handler;		/* it ran while the handler waited */
-	int inner_hits, inner_hardirq, inner_returns;
+	bool nmi_armed;
+	bool work_hardirq, work_nmi;	/* where the work ran */
+	int inner_hits, inner_returns;
 	int work_result;
 };
 
@@ -43,6 +49,8 @@ static struct nest_state *nest;
 
 static void nest_work(struct irq_work *work)
 {
+	nest->work_nmi = in_nmi();
+	nest->work_hardirq = in_hardirq() && !in_nmi();
 	WRITE_ONCE(nest->work_result, kpt_other(1));
 	WRITE_ONCE(nest->work_ran, true);
 }
@@ -87,8 +95,6 @@ static int (*nest_traced)(int x) = nest_traced_fn;
 static int nest_inner_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	nest->inner_hits++;
-	if (in_hardirq())
-		nest->inner_hardirq++;
 	return 0;
 }
 
@@ -132,7 +138,7 @@ static void nest_run(struct kunit *test)
 
 /*
  * A kprobe hit in a hard interrupt that came in during a return handler
- * runs its pre handler: once, in the interrupt, and misses nothing.
+ * runs its pre handler, once, and misses nothing.
  */
 static void nest_irq_kprobe_in_return_handler(struct kunit *test)
 {
@@ -144,7 +150,7 @@ static void nest_irq_kprobe_in_return_handler(struct kunit *test)
 			      "the interrupt did not come in the handler");
 	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
 	KUNIT_EXPECT_EQ(test, nest->inner_hits, 1);
-	KUNIT_EXPECT_EQ(test, nest->inner_hardirq, 1);
+	KUNIT_EXPECT_TRUE(test, nest->work_hardirq);
 	KUNIT_EXPECT_EQ(test, nest->inner.nmissed, 0UL);
 }
 
@@ -175,7 +181,7 @@ static void nest_expect_inner(struct kunit *test, struct kprobe *outer)
 	KUNIT_ASSERT_TRUE(test, nest->work_in_handler);
 	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
 	KUNIT_EXPECT_EQ(test, nest->inner_hits, 1);
-	KUNIT_EXPECT_EQ(test, nest->inner_hardirq, 1);
+	KUNIT_EXPECT_TRUE(test, nest->work_hardirq);
 	KUNIT_EXPECT_EQ(test, nest->inner.nmissed, 0UL);
 }
 
@@ -220,6 +226,66 @@ static void nest_irq_kprobe_in_optimized_handler(struct kunit *test)
 }
 #endif
 
+#ifdef CONFIG_X86_LOCAL_APIC
+/* The NMI: call the inner probe's function once, when the case asks. */
+static int nest_nmi(unsigned int type, struct pt_regs *regs)
+{
+	if (!READ_ONCE(nest->nmi_armed))
+		return NMI_DONE;
+	WRITE_ONCE(nest->nmi_armed, false);
+	nest_work(&nest->work);
+	return NMI_HANDLED;
+}
+
+/* A breakpoint pre handler, interrupts off: only an NMI gets in. */
+static int nest_outer_pre_nmi(struct kprobe *p, struct pt_regs *regs)
+{
+	int i;
+
+	WRITE_ONCE(nest->nmi_armed, true);
+	__apic_send_IPI_self(NMI_VECTOR);
+	for (i = 0; i < NEST_WAIT_US && !READ_ONCE(nest->work_ran); i++)
+		udelay(1);
+	nest->work_in_handler = READ_ONCE(nest->work_ran);
+	return 0;
+}
+
+/*
+ * A kprobe hit in an NMI that came in during a breakpoint's pre handler
+ * runs its handler, in the NMI, and misses nothing.  The breakpoint
+ * handler is entered as an NMI is (irqentry_nmi_enter()): the context
+ * compared is that of the code each trap interrupted.
+ */
+static void nest_nmi_kprobe_in_breakpoint_handler(struct kunit *test)
+{
+	bool opt_was = kprobes_optimization_enabled();
+
+	/* A breakpoint, not a jump, whatever the configuration. */
+	kprobes_set_optimization(false);
+	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, nest_nmi, 0,
+						   "kpt_nest"), 0);
+	nest->outer_pre.addr = (kprobe_opcode_t *)kpt_target;
+	nest->outer_pre.pre_handler = nest_outer_pre_nmi;
+	KUNIT_EXPECT_EQ(test, kpt_register(test, &nest->inner), 0);
+	KUNIT_EXPECT_EQ(test, kpt_register(test, &nest->outer_pre), 0);
+	KUNIT_EXPECT_FALSE(test, kprobe_optimized(&nest->outer_pre));
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	WRITE_ONCE(nest->nmi_armed, false);
+	unregister_nmi_handler(NMI_LOCAL, "kpt_nest");
+	kprobes_set_optimization(opt_was);
+
+	unregister_kprobe(&nest->outer_pre);
+	unregister_kprobe(&nest->inner);
+	KUNIT_EXPECT_EQ(test, nest->outer_pre.nmissed, 0UL);
+	KUNIT_ASSERT_TRUE_MSG(test, nest->work_in_handler,
+			      "the NMI did not come in the handler");
+	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
+	KUNIT_EXPECT_EQ(test, nest->inner_hits, 1);
+	KUNIT_EXPECT_TRUE(test, nest->work_nmi);
+	KUNIT_EXPECT_EQ(test, nest->inner.nmissed, 0UL);
+}
+#endif
+
 /*
  * A probe hit from the handler's own flow is recursion: its handler does
  * not run, and the miss is counted.  Once the handler is over, the same
@@ -245,6 +311,9 @@ static struct kunit_case nest_cases[] = {
 	KUNIT_CASE(nest_irq_kprobe_in_ftrace_handler),
 #if defined(CONFIG_X86_64) && defined(CONFIG_OPTPROBES)
 	KUNIT_CASE(nest_irq_kprobe_in_optimized_handler),
+#endif
+#ifdef CONFIG_X86_LOCAL_APIC
+	KUNIT_CASE(nest_nmi_kprobe_in_breakpoint_handler),
 #endif
 	KUNIT_CASE(nest_recursion_is_missed),
 	{}
