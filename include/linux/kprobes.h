@@ -21,8 +21,9 @@
  * breakpoint runs them in its exception context (NMI-like on x86); the
  * other ways to a site that Documentation/trace/kprobes.rst describes
  * run them in the probed code's context, with interrupts as it had them.  A probe that is hit
- * while a handler runs on the same CPU runs no handler and counts the
- * hit in its @nmissed instead.
+ * from a handler's own flow runs no handler and counts the hit in its
+ * @nmissed instead; one hit in an interrupt that came in while a handler
+ * ran is a hit of its own.  Each miss is also counted by its cause.
  *
  * unregister_kprobe() returns only once no CPU can still be running one
  * of the probe's handlers, so the caller may free the probe right away.
@@ -59,6 +60,33 @@ struct pt_regs;
 struct kretprobe;
 struct kretprobe_instance;
 
+/**
+ * enum kprobe_miss - why a hit ran no handler, for &kprobe.nmissed_by
+ * @KPROBE_MISS_RECURSION: it came from the flow of a handler (or of a
+ *	kprobe_busy_begin() section) running in the same context on its CPU
+ * @KPROBE_MISS_DEPTH: an interrupt's hit found its CPU with no room left
+ *	for one more nested hit (KPROBE_MAX_NESTING)
+ * @KPROBE_MISS_MODE: the way the hit came in cannot run this handler: a
+ *	jprobe reached through an optimized jump or ftrace's plain ops
+ *	before its site moved, or a jump being taken out
+ * @KPROBE_MISS_RETURN: a return probe's function returned in the flow of
+ *	a handler of its context, where its return handler cannot run
+ * @KPROBE_MISS_UNREGISTERING: a user-space probe hit while being
+ *	unregistered
+ * @KPROBE_MISS_NR: the number of causes
+ *
+ * A return probe's returns that found no free instance are counted in
+ * &kretprobe.nmissed, as they always were.
+ */
+enum kprobe_miss {
+	KPROBE_MISS_RECURSION,
+	KPROBE_MISS_DEPTH,
+	KPROBE_MISS_MODE,
+	KPROBE_MISS_RETURN,
+	KPROBE_MISS_UNREGISTERING,
+	KPROBE_MISS_NR
+};
+
 typedef int (*kprobe_pre_handler_t)(struct kprobe *, struct pt_regs *);
 typedef void (*kprobe_post_handler_t)(struct kprobe *, struct pt_regs *,
 				      unsigned long flags);
@@ -74,8 +102,10 @@ typedef int (*kretprobe_handler_t)(struct kretprobe_instance *,
  *	!hlist_unhashed(@hlist).  Unregister does not initialise them
  *	again: a caller that asks after it re-initialises both first
  * @list: link in the probe's &struct kprobe_site list while registered
- * @nmissed: hits that ran no handler because a handler was already
- *	running on that CPU; cleared by register
+ * @nmissed: hits that ran no handler (see &enum kprobe_miss); cleared by
+ *	register
+ * @nmissed_by: @nmissed by cause, indexed by &enum kprobe_miss; their
+ *	sum is @nmissed.  Cleared by register
  * @addr: the probed instruction; written by register when @symbol_name
  *	is used instead
  * @symbol_name: symbol to probe, "sym" or "module:sym"
@@ -96,6 +126,7 @@ struct kprobe {
 	struct hlist_node hlist;
 	struct list_head list;
 	unsigned long nmissed;
+	unsigned long nmissed_by[KPROBE_MISS_NR];
 	kprobe_opcode_t *addr;
 	const char *symbol_name;
 	unsigned int offset;

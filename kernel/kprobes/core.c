@@ -472,7 +472,7 @@ static int register_kprobe_text_locked(struct kprobe *p,
 	if (IS_ERR(addr))
 		return PTR_ERR(addr);
 	p->addr = addr;
-	p->nmissed = 0;
+	kprobe_clear_misses(p);
 	p->flags &= KPROBE_FLAG_DISABLED;
 	if (on_entry)
 		p->flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
@@ -1042,13 +1042,30 @@ static void show_site(struct seq_file *m, struct kprobe_site *site,
 struct show_walk {
 	struct seq_file *m;
 	bool show_addr;
+	void (*show)(struct seq_file *m, struct kprobe_site *site,
+		     bool show_addr);
 };
 
 static void show_site_walk(struct kprobe_site *site, void *arg)
 {
 	struct show_walk *w = arg;
 
-	show_site(w->m, site, w->show_addr);
+	w->show(w->m, site, w->show_addr);
+}
+
+/* @show each site, live ones first, then gone ones. */
+static void show_sites(struct seq_file *m, bool show_addr,
+		       void (*show)(struct seq_file *m,
+				    struct kprobe_site *site, bool show_addr))
+{
+	struct show_walk w = { .m = m, .show_addr = show_addr, .show = show };
+	struct kprobe_site *site;
+
+	mutex_lock(&kprobe_mutex);
+	kprobe_sites_walk_locked(show_site_walk, &w);
+	list_for_each_entry(site, &kprobe_gone_sites, link)
+		show(m, site, show_addr);
+	mutex_unlock(&kprobe_mutex);
 }
 
 /**
@@ -1058,14 +1075,57 @@ static void show_site_walk(struct kprobe_site *site, void *arg)
  */
 void kprobes_show_all(struct seq_file *m, bool show_addr)
 {
-	struct show_walk w = { .m = m, .show_addr = show_addr };
-	struct kprobe_site *site;
+	show_sites(m, show_addr, show_site);
+}
 
-	mutex_lock(&kprobe_mutex);
-	kprobe_sites_walk_locked(show_site_walk, &w);
-	list_for_each_entry(site, &kprobe_gone_sites, link)
-		show_site(m, site, show_addr);
-	mutex_unlock(&kprobe_mutex);
+/* The names of &enum kprobe_miss in debugfs, in its order. */
+static const char * const kprobe_miss_names[KPROBE_MISS_NR] = {
+	[KPROBE_MISS_RECURSION]		= "recursion",
+	[KPROBE_MISS_DEPTH]		= "depth",
+	[KPROBE_MISS_MODE]		= "mode",
+	[KPROBE_MISS_RETURN]		= "return",
+	[KPROBE_MISS_UNREGISTERING]	= "unregistering",
+};
+
+static void show_site_missed(struct seq_file *m, struct kprobe_site *site,
+			     bool show_addr)
+{
+	struct kprobe *p;
+	int why;
+
+	list_for_each_entry(p, &site->probes, list) {
+		struct kretprobe *rp = NULL;
+		unsigned long total = READ_ONCE(p->nmissed);
+
+		if (kprobe_is_kretprobe(p)) {
+			rp = container_of(p, struct kretprobe, kp);
+			total += READ_ONCE(rp->nmissed);
+		}
+		kprobes_show_addr(m, (unsigned long)site->addr,
+				  kprobe_type_char(p), show_addr);
+		seq_printf(m, "%lu", total);
+		for (why = 0; why < KPROBE_MISS_NR; why++)
+			seq_printf(m, " %s=%lu", kprobe_miss_names[why],
+				   READ_ONCE(p->nmissed_by[why]));
+		if (rp)
+			seq_printf(m, " instances=%d", READ_ONCE(rp->nmissed));
+		seq_putc(m, '\n');
+	}
+}
+
+/**
+ * kprobes_show_missed - one line per registered probe with its misses
+ * @m: where to print
+ * @show_addr: print the addresses; zeros otherwise (kallsyms_show_value())
+ *
+ * The columns of a list line up to the tags, then the total a trace
+ * event's kprobe_profile shows (for a return probe, with the returns
+ * that found no instance), then "<cause>=<count>" for each cause of
+ * &enum kprobe_miss, and for a return probe "instances=<count>".
+ */
+void kprobes_show_missed(struct seq_file *m, bool show_addr)
+{
+	show_sites(m, show_addr, show_site_missed);
 }
 
 /**

@@ -13,6 +13,10 @@
  *              (breakpoints, optimized jumps, ftrace attachments), 1
  *              puts those of enabled probes back
  *   blacklist  "0x<start>-0x<end>\t<symbol>" per never-probe range
+ *   missed     one line per registered probe: the columns of list up to
+ *              the tags, then its misses, in total and by cause
+ *              ("<total> recursion=<n> depth=<n> ...": see
+ *              kprobes_show_missed() in core.c)
  *
  * The addresses in list and blacklist are zeros unless kallsyms would show
  * them to whoever opened the file (kallsyms_show_value()), as in
@@ -36,6 +40,13 @@ static int list_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(list);
+
+static int missed_show(struct seq_file *m, void *unused)
+{
+	kprobes_show_missed(m, kallsyms_show_value(m->file->f_cred));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(missed);
 
 static int blacklist_show(struct seq_file *m, void *unused)
 {
@@ -78,6 +89,7 @@ static int __init kprobes_debugfs_init(void)
 	debugfs_create_file("list", 0400, dir, NULL, &list_fops);
 	debugfs_create_file("enabled", 0600, dir, NULL, &enabled_fops);
 	debugfs_create_file("blacklist", 0400, dir, NULL, &blacklist_fops);
+	debugfs_create_file("missed", 0400, dir, NULL, &missed_fops);
 	return 0;
 }
 late_initcall(kprobes_debugfs_init);

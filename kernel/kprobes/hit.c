@@ -205,14 +205,14 @@ static nokprobe_inline void hit_end_irqs_off(void)
 	__this_cpu_inc(kprobe_hits_ended);
 }
 
-static void site_count_miss(struct kprobe_site *site)
+static void site_count_miss(struct kprobe_site *site, enum kprobe_miss why)
 {
 	struct kprobe *p;
 
 	site_for_each_probe(p, site) {
 		hit_check(p, sizeof(*p));
 		if (!kprobe_disabled(p))
-			p->nmissed++;
+			kprobe_count_miss(p, why);
 	}
 }
 
@@ -295,7 +295,7 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 		if ((how & (HIT_DETOUR | HIT_FRAMELESS | HIT_LAZY)) &&
 		    kprobe_pre_is_jprobe(p)) {
 			if (!(how & HIT_LAZY)) {
-				p->nmissed++;
+				kprobe_count_miss(p, KPROBE_MISS_MODE);
 				continue;
 			}
 			frame_push_first(site);
@@ -442,19 +442,17 @@ static nokprobe_inline bool hit_first(struct kprobe_site *site,
 
 /*
  * Open a frame for a hit that came in, from an interrupt or NMI, while
- * another section is open on this CPU: it saves the section's state for
- * frame_pop().  The hit's handlers run in the context of @ctx.  Return:
- * the frame, or NULL when the hit must count as missed: it does not come
- * from an interrupt (recursion), or this CPU has no frame left.
+ * another section is open on this CPU (kprobe_ctx_nests() said so): it
+ * saves the section's state for frame_pop().  The hit's handlers run in
+ * the context of @ctx.  Return: the frame, or NULL when this CPU has no
+ * frame left.
  */
 static nokprobe_inline struct kprobe_frame *
-frame_push_interrupting(struct kprobe_site *site, unsigned int code_ctx,
-			unsigned int ctx)
+frame_push_interrupting(struct kprobe_site *site, unsigned int ctx)
 {
 	struct kprobe_frame *f;
 
-	if (!kprobe_ctx_nests(code_ctx) ||
-	    get_kprobe_ctlblk()->depth == KPROBE_MAX_NESTING)
+	if (get_kprobe_ctlblk()->depth == KPROBE_MAX_NESTING)
 		return NULL;
 	f = frame_push(site, KPROBE_HIT_ACTIVE);
 	kprobe_running_set(&kprobe_in_hit);
@@ -493,18 +491,22 @@ NOKPROBE_SYMBOL(hit_interrupting);
  */
 static noinline int hit_nested(struct kprobe_site *site, struct pt_regs *regs)
 {
+	enum kprobe_miss why = KPROBE_MISS_RECURSION;
 	struct kprobe_frame *f;
 
-	f = frame_push_interrupting(site, kprobe_trap_ctx(), kprobe_ctx_now());
-	if (f) {
-		hit_interrupting(f, regs);
-		kprobe_count_trap();
-		return 1;
+	if (kprobe_ctx_nests(kprobe_trap_ctx())) {
+		f = frame_push_interrupting(site, kprobe_ctx_now());
+		if (f) {
+			hit_interrupting(f, regs);
+			kprobe_count_trap();
+			return 1;
+		}
+		why = KPROBE_MISS_DEPTH;
 	}
 	f = frame_push(site, KPROBE_REENTER);
 	if (!f)
 		return 0;
-	site_count_miss(site);
+	site_count_miss(site, why);
 	if (hit_step(f, regs, HIT_NESTED))
 		frame_pop(f);
 	kprobe_count_trap();
@@ -512,6 +514,23 @@ static noinline int hit_nested(struct kprobe_site *site, struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(hit_nested);
+
+/*
+ * A hit through a jump or ftrace while another section is open on this
+ * CPU: from an interrupt, open its frame.  Return: KPROBE_MISS_NR when it
+ * is a hit of its own, in its frame; else why it is missed.
+ */
+static nokprobe_inline enum kprobe_miss
+hit_interrupting_begin(struct kprobe_site *site)
+{
+	unsigned int ctx = kprobe_ctx_now();
+
+	if (!kprobe_ctx_nests(ctx))
+		return KPROBE_MISS_RECURSION;
+	if (!frame_push_interrupting(site, ctx))
+		return KPROBE_MISS_DEPTH;
+	return KPROBE_MISS_NR;
+}
 
 /*
  * No site at @addr: if the breakpoint this CPU trapped on was taken out
@@ -649,11 +668,10 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 	/* An RCU-sched reader for the probe list; handlers do not migrate. */
 	preempt_disable_notrace();
 	if (unlikely(kprobe_running())) {
-		unsigned int ctx = kprobe_ctx_now();
+		enum kprobe_miss why = hit_interrupting_begin(site);
 
-		/* From an interrupt, a hit of its own, in a frame. */
-		if (!frame_push_interrupting(site, ctx, ctx)) {
-			site_count_miss(site);
+		if (why != KPROBE_MISS_NR) {
+			site_count_miss(site, why);
 			goto out;
 		}
 		nested = true;
@@ -668,7 +686,7 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 		hit_begin();
 	}
 	if (READ_ONCE(site->opt) != KPROBE_OPT_DONE) {
-		site_count_miss(site);
+		site_count_miss(site, KPROBE_MISS_MODE);
 		goto end;
 	}
 	instruction_pointer_set(regs, (unsigned long)site->addr +
@@ -849,11 +867,10 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	if (READ_ONCE(site->fops) != ops)
 		goto out;
 	if (unlikely(kprobe_running())) {
-		unsigned int ctx = kprobe_ctx_now();
+		enum kprobe_miss why = hit_interrupting_begin(site);
 
-		/* From an interrupt, a hit of its own, in a frame. */
-		if (!frame_push_interrupting(site, ctx, ctx)) {
-			site_count_miss(site);
+		if (why != KPROBE_MISS_NR) {
+			site_count_miss(site, why);
 			goto out;
 		}
 		nested = true;

@@ -32,6 +32,7 @@ int kprobes_set_armed(bool armed);
 bool kprobe_registered(struct kprobe *p);
 bool kprobes_armed(void);
 void kprobes_show_all(struct seq_file *m, bool show_addr);
+void kprobes_show_missed(struct seq_file *m, bool show_addr);
 void kprobes_show_addr(struct seq_file *m, unsigned long where, char type,
 		       bool show_addr);
 bool kprobe_site_wants_armed_locked(struct kprobe_site *site);
@@ -142,6 +143,21 @@ static __always_inline bool kprobe_ctx_nests(unsigned int ctx)
 static __always_inline void kprobe_ctx_set(unsigned int ctx)
 {
 	__this_cpu_write(kprobe_running_ctx, ctx);
+}
+
+/* Count a hit of @p that ran no handler, and why. */
+static __always_inline void kprobe_count_miss(struct kprobe *p,
+					      enum kprobe_miss why)
+{
+	p->nmissed++;
+	p->nmissed_by[why]++;
+}
+
+/* Forget @p's misses, for its registration. */
+static inline void kprobe_clear_misses(struct kprobe *p)
+{
+	p->nmissed = 0;
+	memset(p->nmissed_by, 0, sizeof(p->nmissed_by));
 }
 
 /**

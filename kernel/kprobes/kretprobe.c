@@ -238,7 +238,7 @@ static void instance_return(struct kretprobe_instance *ri,
 	if (!rp || !rp->handler || kprobe_disabled(&rp->kp))
 		return;
 	if (!run) {
-		rp->nmissed++;
+		kprobe_count_miss(&rp->kp, KPROBE_MISS_RETURN);
 		return;
 	}
 	instruction_pointer_set(regs, ret);

@@ -143,7 +143,7 @@ static int kprobe_user_pre(struct uprobe_consumer *uc, struct pt_regs *regs)
 	spin_lock(&ku->lock);
 	hit = __kprobe_user_classify(ku);
 	if (hit == KPROBE_USER_MISSED)
-		p->nmissed++;
+		kprobe_count_miss(p, KPROBE_MISS_UNREGISTERING);
 	spin_unlock(&ku->lock);
 
 	switch (hit) {
@@ -549,7 +549,7 @@ int register_kprobe_user(struct kprobe *p)
 	INIT_LIST_HEAD(&ku->armed);
 	ku->dying = false;
 	ku->kp = p;
-	p->nmissed = 0;
+	kprobe_clear_misses(p);
 	memset(&ku->consumer, 0, sizeof(ku->consumer));
 	ku->consumer.handler = kprobe_user_pre;
 	ku->consumer.post_handler = kprobe_user_post;

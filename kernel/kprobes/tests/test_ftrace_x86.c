@@ -398,6 +398,7 @@ static void ft_reentry_is_missed(struct kunit *test)
 	kprobe_busy_end();
 	KUNIT_EXPECT_EQ(test, c->pre[1], 1);
 	KUNIT_EXPECT_EQ(test, inner->nmissed, 2UL);
+	KUNIT_EXPECT_EQ(test, inner->nmissed_by[KPROBE_MISS_RECURSION], 2UL);
 	unregister_kprobe(outer);
 	unregister_kprobe(inner);
 }

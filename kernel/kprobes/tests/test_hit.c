@@ -203,6 +203,7 @@ static void hit_reentry_is_missed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->pre[0], 1);
 	KUNIT_EXPECT_EQ(test, c->pre[1], 0);		/* no handler ran */
 	KUNIT_EXPECT_EQ(test, inner->nmissed, 1UL);
+	KUNIT_EXPECT_EQ(test, inner->nmissed_by[KPROBE_MISS_RECURSION], 1UL);
 	KUNIT_EXPECT_EQ(test, c->post[1], 0);
 
 	/* Outside a handler the inner probe works normally. */
@@ -270,6 +271,7 @@ static void hit_busy_counts_missed(struct kunit *test)
 	kprobe_busy_end();
 	KUNIT_EXPECT_EQ(test, c->pre[0], 0);
 	KUNIT_EXPECT_EQ(test, p->nmissed, 1UL);
+	KUNIT_EXPECT_EQ(test, p->nmissed_by[KPROBE_MISS_RECURSION], 1UL);
 	kpt_target(1);
 	KUNIT_EXPECT_EQ(test, c->pre[0], 1);
 	unregister_kprobe(p);

@@ -229,6 +229,7 @@ static void jp_probe_inside_mirror_missed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->inner_result, 6);
 	KUNIT_EXPECT_EQ(test, c->kp_pre, 0);
 	KUNIT_EXPECT_EQ(test, c->kp.nmissed, 1);
+	KUNIT_EXPECT_EQ(test, c->kp.nmissed_by[KPROBE_MISS_RECURSION], 1);
 	/* Outside a mirror the same probe runs. */
 	KUNIT_EXPECT_EQ(test, kpt_target(5), 6);
 	KUNIT_EXPECT_EQ(test, c->kp_pre, 1);

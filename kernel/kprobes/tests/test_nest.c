@@ -126,13 +126,24 @@ static void nest_exit(struct kunit *test)
 	irq_work_sync(&nest->work);
 }
 
+/* @p missed nothing, for any cause. */
+static void nest_expect_no_miss(struct kunit *test, struct kprobe *p)
+{
+	int why;
+
+	KUNIT_EXPECT_EQ(test, p->nmissed, 0UL);
+	for (why = 0; why < KPROBE_MISS_NR; why++)
+		KUNIT_EXPECT_EQ_MSG(test, p->nmissed_by[why], 0UL, "cause %d",
+				    why);
+}
+
 /* Call the outer probe's function with interrupts on; its return nests. */
 static void nest_run(struct kunit *test)
 {
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&nest->outer), 0);
 	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
 	unregister_kretprobe(&nest->outer);
-	KUNIT_EXPECT_EQ(test, nest->outer.kp.nmissed, 0UL);
+	nest_expect_no_miss(test, &nest->outer.kp);
 	KUNIT_EXPECT_EQ(test, nest->outer.nmissed, 0);
 }
 
@@ -151,7 +162,7 @@ static void nest_irq_kprobe_in_return_handler(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
 	KUNIT_EXPECT_EQ(test, nest->inner_hits, 1);
 	KUNIT_EXPECT_TRUE(test, nest->work_hardirq);
-	KUNIT_EXPECT_EQ(test, nest->inner.nmissed, 0UL);
+	nest_expect_no_miss(test, &nest->inner);
 }
 
 /*
@@ -168,7 +179,7 @@ static void nest_irq_kretprobe_in_return_handler(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, nest->work_in_handler);
 	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
 	KUNIT_EXPECT_EQ(test, nest->inner_returns, 1);
-	KUNIT_EXPECT_EQ(test, nest->inner_ret.kp.nmissed, 0UL);
+	nest_expect_no_miss(test, &nest->inner_ret.kp);
 	KUNIT_EXPECT_EQ(test, nest->inner_ret.nmissed, 0);
 }
 
@@ -177,12 +188,12 @@ static void nest_expect_inner(struct kunit *test, struct kprobe *outer)
 {
 	unregister_kprobe(outer);
 	unregister_kprobe(&nest->inner);
-	KUNIT_EXPECT_EQ(test, outer->nmissed, 0UL);
+	nest_expect_no_miss(test, outer);
 	KUNIT_ASSERT_TRUE(test, nest->work_in_handler);
 	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
 	KUNIT_EXPECT_EQ(test, nest->inner_hits, 1);
 	KUNIT_EXPECT_TRUE(test, nest->work_hardirq);
-	KUNIT_EXPECT_EQ(test, nest->inner.nmissed, 0UL);
+	nest_expect_no_miss(test, &nest->inner);
 }
 
 /* The same in a pre handler at an ftrace call site. */
@@ -276,13 +287,13 @@ static void nest_nmi_kprobe_in_breakpoint_handler(struct kunit *test)
 
 	unregister_kprobe(&nest->outer_pre);
 	unregister_kprobe(&nest->inner);
-	KUNIT_EXPECT_EQ(test, nest->outer_pre.nmissed, 0UL);
+	nest_expect_no_miss(test, &nest->outer_pre);
 	KUNIT_ASSERT_TRUE_MSG(test, nest->work_in_handler,
 			      "the NMI did not come in the handler");
 	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
 	KUNIT_EXPECT_EQ(test, nest->inner_hits, 1);
 	KUNIT_EXPECT_TRUE(test, nest->work_nmi);
-	KUNIT_EXPECT_EQ(test, nest->inner.nmissed, 0UL);
+	nest_expect_no_miss(test, &nest->inner);
 }
 #endif
 
@@ -299,6 +310,8 @@ static void nest_recursion_is_missed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nest->work_result, 3);
 	KUNIT_EXPECT_EQ(test, nest->inner_hits, 0);
 	KUNIT_EXPECT_EQ(test, nest->inner.nmissed, 1UL);
+	KUNIT_EXPECT_EQ(test, nest->inner.nmissed_by[KPROBE_MISS_RECURSION],
+			1UL);
 
 	KUNIT_EXPECT_EQ(test, kpt_other(1), 3);
 	KUNIT_EXPECT_EQ(test, nest->inner_hits, 1);

@@ -625,6 +625,7 @@ static void opt_nested_hit_is_missed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpt_opt_rip(), (long)kpt_data + 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->pre), 0);
 	KUNIT_EXPECT_EQ(test, c->kp.nmissed, 1UL);
+	KUNIT_EXPECT_EQ(test, c->kp.nmissed_by[KPROBE_MISS_RECURSION], 1UL);
 }
 
 /* Stress: other CPUs hit the probe while its optimization flips. */

@@ -32,7 +32,7 @@ probe_hits() {  # probe_hits DEF EVENT: define, enable, fork, expect a hit
 }
 
 echo "KTAP version 1"
-echo "1..19"
+echo "1..20"
 check debugfs_list_readable cat $DBG/list
 check debugfs_enabled_is_1 grep -qx 1 $DBG/enabled
 check debugfs_blacklist_format sh -c "head -n 1 $DBG/blacklist | grep -Eq '^0x[0-9a-f]+-0x[0-9a-f]+[[:space:]]+[^[:space:]]+'"
@@ -54,6 +54,26 @@ disabled_tag() {
 	echo '-:kp_idle' >>$TR/kprobe_events
 }
 check debugfs_list_disabled_tag disabled_tag
+
+# debugfs missed: a list line's columns up to the tags, then the misses
+# in total (kprobe_profile's nmissed column) and by cause.
+missed_by_cause() {
+	echo 'p:kprobes/kp_miss kernel_clone' >>$TR/kprobe_events || return 1
+	echo 1 >$TR/events/kprobes/kp_miss/enable
+	/bin/true
+	echo 0 >$TR/events/kprobes/kp_miss/enable
+	line=$(grep ' kernel_clone+' $DBG/missed)
+	prof=$(awk '$1 == "kp_miss" { print $3 }' $TR/kprobe_profile)
+	echo "missed: '$line', kprobe_profile nmissed: '$prof'"
+	echo '-:kp_miss' >>$TR/kprobe_events
+	echo "$line" | grep -Eq '^[0-9a-f]{16}  k  kernel_clone\+0x[0-9a-f]+    [0-9]+ recursion=[0-9]+ depth=[0-9]+ mode=[0-9]+ return=[0-9]+ unregistering=[0-9]+$' ||
+		{ echo "not the documented layout"; return 1; }
+	set -- $(echo "$line" | sed 's/.*    //; s/[a-z]*=//g')
+	[ "$1" = "$prof" ] || { echo "total $1, profile $prof"; return 1; }
+	[ "$1" -eq $(($2 + $3 + $4 + $5 + $6)) ] ||
+		{ echo "the causes do not add up to $1"; return 1; }
+}
+check debugfs_missed_by_cause missed_by_cause
 
 # The KUnit suites, which ran before this script, put the optimization
 # switch back as they found it (on, the boot default).
