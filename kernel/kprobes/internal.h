@@ -128,10 +128,16 @@ static __always_inline unsigned int kprobe_ctx_now(void)
 	return in_serving_softirq() ? ctx | SOFTIRQ_OFFSET : ctx;
 }
 
-/* The context of the code that trapped, from the breakpoint handler. */
+/*
+ * The context of the code that trapped, from the breakpoint handler.  An
+ * entry that did not add the offset counts as task context: the lowest,
+ * where a hit is taken for recursion rather than for an interrupt.
+ */
 static __always_inline unsigned int kprobe_trap_ctx(void)
 {
-	return kprobe_ctx_now() - KPROBE_TRAP_CTX_OFFSET;
+	unsigned int ctx = kprobe_ctx_now();
+
+	return ctx >= KPROBE_TRAP_CTX_OFFSET ? ctx - KPROBE_TRAP_CTX_OFFSET : 0;
 }
 
 /* May a hit from code in context @ctx nest in this CPU's open section? */
