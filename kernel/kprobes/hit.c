@@ -517,19 +517,21 @@ NOKPROBE_SYMBOL(hit_nested);
 
 /*
  * A hit through a jump or ftrace while another section is open on this
- * CPU: from an interrupt, open its frame.  Return: KPROBE_MISS_NR when it
- * is a hit of its own, in its frame; else why it is missed.
+ * CPU: from an interrupt, open its frame.  Return: true when it is a hit
+ * of its own, in its frame; false when it is missed (counted here).
  */
-static nokprobe_inline enum kprobe_miss
-hit_interrupting_begin(struct kprobe_site *site)
+static nokprobe_inline bool hit_interrupting_begin(struct kprobe_site *site)
 {
 	unsigned int ctx = kprobe_ctx_now();
+	enum kprobe_miss why = KPROBE_MISS_RECURSION;
 
-	if (!kprobe_ctx_nests(ctx))
-		return KPROBE_MISS_RECURSION;
-	if (!frame_push_interrupting(site, ctx))
-		return KPROBE_MISS_DEPTH;
-	return KPROBE_MISS_NR;
+	if (kprobe_ctx_nests(ctx)) {
+		if (frame_push_interrupting(site, ctx))
+			return true;
+		why = KPROBE_MISS_DEPTH;
+	}
+	site_count_miss(site, why);
+	return false;
 }
 
 /*
@@ -668,12 +670,8 @@ kprobe_site_hit_optimized(struct kprobe_site *site, struct pt_regs *regs)
 	/* An RCU-sched reader for the probe list; handlers do not migrate. */
 	preempt_disable_notrace();
 	if (unlikely(kprobe_running())) {
-		enum kprobe_miss why = hit_interrupting_begin(site);
-
-		if (why != KPROBE_MISS_NR) {
-			site_count_miss(site, why);
+		if (!hit_interrupting_begin(site))
 			goto out;
-		}
 		nested = true;
 		how = HIT_DETOUR | HIT_CTX;
 	} else {
@@ -867,12 +865,8 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	if (READ_ONCE(site->fops) != ops)
 		goto out;
 	if (unlikely(kprobe_running())) {
-		enum kprobe_miss why = hit_interrupting_begin(site);
-
-		if (why != KPROBE_MISS_NR) {
-			site_count_miss(site, why);
+		if (!hit_interrupting_begin(site))
 			goto out;
-		}
 		nested = true;
 	}
 	orig_ip = instruction_pointer(regs);
