@@ -143,6 +143,7 @@ struct kprobe {
 #define KPROBE_FLAG_OPTIMIZED		4	/* runs through a jump detour */
 #define KPROBE_FLAG_FTRACE		8	/* runs through ftrace */
 #define KPROBE_FLAG_ON_FUNC_ENTRY	16	/* sits on a function entry */
+#define KPROBE_FLAG_ARMING		32	/* its batch is not committed yet */
 
 static inline bool kprobe_gone(struct kprobe *p)
 {

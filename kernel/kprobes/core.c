@@ -214,7 +214,7 @@ static struct kprobe *site_solo_locked(struct kprobe_site *site)
 	if (!list_is_singular(&site->probes))
 		return NULL;
 	p = list_first_entry(&site->probes, struct kprobe, list);
-	if (kprobe_disabled(p) || !p->pre_handler || kprobe_is_jprobe(p))
+	if (kprobe_silent(p) || !p->pre_handler || kprobe_is_jprobe(p))
 		return NULL;
 	if (kprobe_site_on_ftrace(site) &&
 	    !kprobe_ftrace_site_plain_locked(site))
@@ -224,16 +224,23 @@ static struct kprobe *site_solo_locked(struct kprobe_site *site)
 
 /*
  * The batch has put the probes, text and ftrace ops of the sites of @dirty
- * in place: elect each site's solo, then forget the sites.  Until then a
- * hit may still call the old solo; unregistration waits for such hits
- * after the commit (kprobe_hits_quiesce()).
+ * in place.  If it succeeded (@ok), the probes it registered or enabled
+ * may run their handlers from now on.  Then elect each site's solo and
+ * forget the sites.  Until then a hit may still call the old solo;
+ * unregistration waits for such hits after the commit
+ * (kprobe_hits_quiesce()).
  */
-static void sites_clean_locked(struct list_head *dirty)
+static void sites_clean_locked(struct list_head *dirty, bool ok)
 {
 	struct kprobe_site *site, *tmp;
+	struct kprobe *p;
 
 	lockdep_assert_held(&kprobe_mutex);
 	list_for_each_entry_safe(site, tmp, dirty, dirty) {
+		if (ok) {
+			list_for_each_entry(p, &site->probes, list)
+				p->flags &= ~KPROBE_FLAG_ARMING;
+		}
 		WRITE_ONCE(site->solo, site_solo_locked(site));
 		list_del_init(&site->dirty);
 	}
@@ -241,19 +248,25 @@ static void sites_clean_locked(struct list_head *dirty)
 
 /**
  * kprobe_batch_commit_unlock - end a batch of site changes
+ * @err: 0, or the error that already dooms the batch (a probe of it
+ *	that could not be placed); its caller undoes it then
  *
  * Called under kprobe_text_lock(), which it releases, with the kprobe
- * mutex held, which it keeps.  The steps:
+ * mutex held, which it keeps.  The probes the batch registered or
+ * enabled carry KPROBE_FLAG_ARMING: their breakpoints may be live from
+ * step 1 on, but hits leave their handlers alone until step 4.  The steps:
  *
  *   1. synchronize every CPU with the text the batch wrote;
  *   2. let the optimizer act on the sites the batch touched;
  *   3. release the text lock, and attach or detach the batch's ftrace
  *      sites (ftrace writes its own text, under text_mutex);
- *   4. forget the batch.
+ *   4. if nothing failed, let the batch's probes run their handlers;
+ *   5. forget the batch.
  *
- * Return: 0, or the error that kept ftrace sites from being armed.
+ * Return: @err, or else the error that kept ftrace sites from being
+ * armed.  A failed batch's probes never ran a handler.
  */
-static int kprobe_batch_commit_unlock(void)
+static int kprobe_batch_commit_unlock(int err)
 {
 	int ret;
 
@@ -271,9 +284,11 @@ static int kprobe_batch_commit_unlock(void)
 	/* 3. */
 	kprobe_text_unlock();
 	ret = kprobe_ftrace_commit_locked(&kprobe_dirty_sites);
+	if (err)
+		ret = err;
 
-	/* 4. */
-	sites_clean_locked(&kprobe_dirty_sites);
+	/* 4. and 5. */
+	sites_clean_locked(&kprobe_dirty_sites, !ret);
 	return ret;
 }
 
@@ -283,7 +298,7 @@ static int site_sync_armed_locked(struct kprobe_site *site)
 	lockdep_assert_held(&kprobe_mutex);
 	kprobe_text_lock();
 	site_write_text_locked(site);
-	return kprobe_batch_commit_unlock();
+	return kprobe_batch_commit_unlock(0);
 }
 
 static bool site_has_probe(struct kprobe_site *site, struct kprobe *p)
@@ -494,10 +509,11 @@ static int register_kprobe_text_locked(struct kprobe *p,
 	p->flags |= site->kind->probe_flags;
 
 	/*
-	 * 5. Publish the probe, then arm if it is the first enabled one.
-	 * The probes run in list order, a jprobe last (its pre handler does
-	 * not come back).
+	 * 5. Publish the probe, silent until its batch is committed, then
+	 * arm if it is the first enabled one.  The probes run in list order,
+	 * a jprobe last (its pre handler does not come back).
 	 */
+	p->flags |= KPROBE_FLAG_ARMING;
 	list_add_tail_rcu(&p->list, jprobe ? &jprobe->list : &site->probes);
 	if (!kprobe_disabled(p))
 		site_count_enabled_locked(site, p, 1);
@@ -633,7 +649,7 @@ static void kprobe_unparker(struct work_struct *work)
 		list_move_tail(&site->link, &dead);
 		site_write_text_locked(site);
 	}
-	kprobe_batch_commit_unlock();
+	kprobe_batch_commit_unlock(0);
 	site_unhash_dead_locked(&dead);
 	list_splice_tail(&dead, &kprobe_reap_sites);
 	schedule_work(&kprobe_reap_work);
@@ -678,7 +694,7 @@ void kprobes_unregister_batch(void *const *objs, int num, size_t kp_offset)
 	kprobe_text_lock();
 	for (i = 0; i < num; i++)
 		kprobe_detach_text_locked(objs[i] + kp_offset, &dead);
-	kprobe_batch_commit_unlock();
+	kprobe_batch_commit_unlock(0);
 	site_unhash_dead_locked(&dead);
 	/* 2. The sites left without probes go to the reaper. */
 	reap = !list_empty(&dead);
@@ -749,7 +765,7 @@ int kprobes_register_batch(void *const *objs, int num, size_t kp_offset,
 		if (ret)
 			break;
 	}
-	err = kprobe_batch_commit_unlock();
+	err = kprobe_batch_commit_unlock(ret);
 	mutex_unlock(&kprobe_mutex);
 	kprobe_syms_release(&syms);
 	/* Some probe of the batch could not be armed: undo them all. */
@@ -802,7 +818,8 @@ int enable_kprobe(struct kprobe *p)
 	if (!site || kprobe_gone(p)) {
 		ret = -EINVAL;
 	} else if (p->flags & KPROBE_FLAG_DISABLED) {
-		p->flags &= ~KPROBE_FLAG_DISABLED;
+		/* Silent until the commit has armed it. */
+		p->flags ^= KPROBE_FLAG_DISABLED | KPROBE_FLAG_ARMING;
 		site_count_enabled_locked(site, p, 1);
 		ret = site_sync_armed_locked(site);
 		if (ret) {
@@ -810,7 +827,7 @@ int enable_kprobe(struct kprobe *p)
 			 * Only an ftrace site can fail; it stayed as it was,
 			 * armed only if other probes there are enabled.
 			 */
-			p->flags |= KPROBE_FLAG_DISABLED;
+			p->flags ^= KPROBE_FLAG_DISABLED | KPROBE_FLAG_ARMING;
 			site_count_enabled_locked(site, p, -1);
 		}
 	}
@@ -913,7 +930,7 @@ void kprobes_kill_matching_locked(kprobe_addr_match_t match, void *data)
 	 * the GOING notifiers, and init text after kprobe_free_init_mem().
 	 */
 	kprobe_ftrace_commit_locked(&w.ftrace_sites);
-	sites_clean_locked(&w.ftrace_sites);
+	sites_clean_locked(&w.ftrace_sites, false);
 }
 
 static bool addr_in_init_text(unsigned long addr, void *unused)
@@ -973,7 +990,7 @@ int kprobes_update_all_locked(void)
 	lockdep_assert_held(&kprobe_mutex);
 	kprobe_text_lock();
 	kprobe_sites_walk_locked(site_write_text_walk, NULL);
-	return kprobe_batch_commit_unlock();
+	return kprobe_batch_commit_unlock(0);
 }
 
 /**

@@ -111,7 +111,10 @@ static int site_wanted_fops_locked(struct kprobe_site *site)
 	 */
 	if (!kprobe_site_wants_armed_locked(site))
 		return -1;
+	/* A disabled probe claims nothing until it is enabled. */
 	list_for_each_entry(p, &site->probes, list) {
+		if (kprobe_disabled(p))
+			continue;
 		if (p->post_handler || kprobe_is_jprobe(p))
 			return KPROBE_FOPS_IPMODIFY;
 	}

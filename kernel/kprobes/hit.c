@@ -211,7 +211,7 @@ static void site_count_miss(struct kprobe_site *site, enum kprobe_miss why)
 
 	site_for_each_probe(p, site) {
 		hit_check(p, sizeof(*p));
-		if (!kprobe_disabled(p))
+		if (!kprobe_silent(p))
 			kprobe_count_miss(p, why);
 	}
 }
@@ -288,7 +288,7 @@ static nokprobe_inline bool site_run_pre(struct kprobe_site *site,
 
 	site_for_each_probe(p, site) {
 		hit_check(p, sizeof(*p));
-		if (kprobe_disabled(p))
+		if (kprobe_silent(p))
 			continue;
 		if (!p->pre_handler)
 			continue;
@@ -325,7 +325,7 @@ static nokprobe_inline void site_run_post(struct kprobe_site *site,
 	}
 	site_for_each_probe(p, site) {
 		hit_check(p, sizeof(*p));
-		if (kprobe_disabled(p) || !p->post_handler)
+		if (kprobe_silent(p) || !p->post_handler)
 			continue;
 		kprobe_running_set(p);
 		p->post_handler(p, regs, 0);
@@ -808,10 +808,9 @@ ftrace_hit_interrupting(struct kprobe_site *site, struct pt_regs *regs)
  * runs (set before the hit reads the site's probes, which makes it a
  * hit in flight for kprobe_hits_quiesce()); a hit nested in them pushes
  * the first frame.  A probe with a post handler or a jprobe moves its
- * site to the other ops; until it has moved, a hit runs the new probe's
- * pre handler alone (as any hit may that races with a registration),
- * and misses a jprobe, which needs a frame.  Return: true when a pre
- * handler redirected execution.
+ * site to the other ops; until it has moved, the new probe is silent
+ * (KPROBE_FLAG_ARMING).  Return: true when a pre handler redirected
+ * execution.
  */
 static nokprobe_inline bool ftrace_hit_frameless(struct kprobe_site *site,
 						 struct pt_regs *regs)
@@ -936,7 +935,7 @@ int kprobe_fault_in_step(struct kprobe_site *site, struct pt_regs *regs,
 
 	site_for_each_probe(p, site) {
 		hit_check(p, sizeof(*p));
-		if (kprobe_disabled(p) || !p->fault_handler)
+		if (kprobe_silent(p) || !p->fault_handler)
 			continue;
 		if (p->fault_handler(p, regs, trapnr))
 			return 1;

@@ -151,6 +151,18 @@ static __always_inline void kprobe_ctx_set(unsigned int ctx)
 	__this_cpu_write(kprobe_running_ctx, ctx);
 }
 
+/*
+ * Must a hit leave @p's handlers alone?  Disabled and gone probes, and
+ * those of a batch still being committed: a registration or enable that
+ * fails at its commit (ftrace refused a site, another probe of the batch
+ * failed) returns with none of its handlers ever run.
+ */
+static __always_inline bool kprobe_silent(struct kprobe *p)
+{
+	return p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE |
+			   KPROBE_FLAG_ARMING);
+}
+
 /* Count a hit of @p that ran no handler, and why. */
 static __always_inline void kprobe_count_miss(struct kprobe *p,
 					      enum kprobe_miss why)

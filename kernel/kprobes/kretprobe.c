@@ -235,7 +235,7 @@ static void instance_return(struct kretprobe_instance *ri,
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 
-	if (!rp || !rp->handler || kprobe_disabled(&rp->kp))
+	if (!rp || !rp->handler || kprobe_silent(&rp->kp))
 		return;
 	if (!run) {
 		kprobe_count_miss(&rp->kp, KPROBE_MISS_RETURN);

@@ -605,6 +605,87 @@ static void ft_ipmodify_claim(struct kunit *test)
 	unregister_kprobe(plain);
 }
 
+/* What the thread of ft_refused_arming_runs_no_handler() calls. */
+static int kpft_both(int x)
+{
+	return kpft_target(x) + kpft_other(x);
+}
+
+/*
+ * A batch whose ftrace site is refused (a rival holds the IPMODIFY claim)
+ * runs none of its handlers, not even those of its breakpoint probe,
+ * which was in the text until the batch was undone; an enable refused the
+ * same way runs none of the enabled probe's handlers, while its site goes
+ * on running its neighbour's.  A thread on another CPU calls both
+ * functions all along.
+ */
+static void ft_refused_arming_runs_no_handler(struct kunit *test)
+{
+	struct ft_ctx *c = test->priv;
+	struct kpt_counted *k = kunit_kcalloc(test, 3, sizeof(*k), GFP_KERNEL);
+	struct kpt_counted *bp = &k[0], *claimer = &k[1], *plain = &k[2];
+	struct kpt_hammer h = { .call = kpft_both };
+	struct kprobe *batch[2];
+	int i, ret, wrong = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	bp->kp.symbol_name = "kpft_other_fn";
+	bp->kp.offset = ftrace_site_of(kpft_other_fn) + MCOUNT_INSN_SIZE -
+			(unsigned long)kpft_other_fn;
+	bp->kp.pre_handler = kpt_counted_pre;
+	claimer->kp.symbol_name = "kpft_target_fn";
+	claimer->kp.pre_handler = kpt_counted_pre;
+	claimer->kp.post_handler = kpt_counted_post;
+	plain->kp.symbol_name = "kpft_target_fn";
+	plain->kp.pre_handler = kpt_counted_pre;
+	batch[0] = &bp->kp;
+	batch[1] = &claimer->kp;
+	KUNIT_ASSERT_EQ(test, rival_claim(test, c), 0);
+	if (!kpt_hammer_start(test, &h)) {
+		rival_release(c);
+		return;
+	}
+
+	/* 1. The batch, refused at its commit. */
+	for (i = 0; i < 50; i++) {
+		kpt_reset(&bp->kp);
+		kpt_reset(&claimer->kp);
+		ret = register_kprobes(batch, ARRAY_SIZE(batch));
+		if (ret != -EBUSY) {
+			KUNIT_FAIL(test, "batch %d: %d", i, ret);
+			if (!ret)
+				unregister_kprobes(batch, ARRAY_SIZE(batch));
+		}
+	}
+
+	/* 2. The enable, refused while the site runs another probe. */
+	kpt_reset(&claimer->kp);
+	claimer->kp.flags = KPROBE_FLAG_DISABLED;
+	ret = register_kprobe(&plain->kp);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	ret = register_kprobe(&claimer->kp);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	for (i = 0; i < 50; i++) {
+		ret = enable_kprobe(&claimer->kp);
+		if (ret != -EBUSY || !kprobe_disabled(&claimer->kp)) {
+			KUNIT_FAIL(test, "enable %d: %d flags %#x", i, ret,
+				   claimer->kp.flags);
+			break;
+		}
+	}
+	kpt_hammer_wait(&h, 100);
+	unregister_kprobe(&claimer->kp);
+	unregister_kprobe(&plain->kp);
+	kpt_hammer_stop(&h);
+	rival_release(c);
+
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bp->pre), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&claimer->pre), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&claimer->post), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&plain->pre), 0);
+}
+
 static void ft_batch_mixed(struct kunit *test)
 {
 	struct ft_ctx *c = test->priv;
@@ -778,6 +859,7 @@ static struct kunit_case ft_cases[] = {
 	KUNIT_CASE(ft_breakpoint_hit_in_handler),
 	KUNIT_CASE(ft_fault_in_handler),
 	KUNIT_CASE(ft_ipmodify_claim),
+	KUNIT_CASE_SLOW(ft_refused_arming_runs_no_handler),
 	KUNIT_CASE(ft_batch_mixed),
 	KUNIT_CASE(ft_kretprobe),
 	KUNIT_CASE(ft_jprobe),

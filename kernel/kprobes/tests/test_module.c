@@ -451,15 +451,21 @@ static void mod_index_built_once_stale_after_unload(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
 }
 
-/* What a tracer's COMING notifier got when it probed the target. */
-struct mod_coming_probes {
-	struct kprobe by_name, listed;
-	int by_name_ret, listed_ret;
+/*
+ * What a tracer's module notifier got when it probed the target in
+ * @state.  COMING: @by_name and @listed; GOING: those two, @by_addr at
+ * @addr and the batch of @in_vmlinux and @by_name.
+ */
+struct mod_notify_probes {
+	unsigned long state;
+	struct kprobe by_name, listed, by_addr, in_vmlinux;
+	void *addr;
+	int by_name_ret, listed_ret, by_addr_ret, batch_ret;
 	bool seen;
 };
 
-/* Set by the case while it loads the target. */
-static struct mod_coming_probes *mod_coming_armed;
+/* Set by the case while it loads or unloads the target. */
+static struct mod_notify_probes *mod_notify_armed;
 
 /*
  * A tracer that puts probes on a module from its own COMING notifier, as
@@ -469,7 +475,7 @@ static struct mod_coming_probes *mod_coming_armed;
  */
 static void mod_coming_notifier_probes_by_name(struct kunit *test)
 {
-	struct mod_coming_probes *c = kunit_kzalloc(test, sizeof(*c),
+	struct mod_notify_probes *c = kunit_kzalloc(test, sizeof(*c),
 						    GFP_KERNEL);
 	struct kprobe *early = new_probe(test);
 
@@ -478,13 +484,14 @@ static void mod_coming_notifier_probes_by_name(struct kunit *test)
 	/* Not found, with an index current without the module. */
 	KUNIT_EXPECT_EQ(test, register_kprobe(early), -ENOENT);
 
+	c->state = MODULE_STATE_COMING;
 	c->by_name.symbol_name = TARGET_SYMBOL;
 	c->by_name.pre_handler = mod_pre;
 	c->listed.symbol_name = TARGET_MODULE ":kpt_mod_split_fn";
 	c->listed.pre_handler = mod_pre;
-	WRITE_ONCE(mod_coming_armed, c);
+	WRITE_ONCE(mod_notify_armed, c);
 	KUNIT_EXPECT_EQ(test, request_module(TARGET_MODULE), 0);
-	WRITE_ONCE(mod_coming_armed, NULL);
+	WRITE_ONCE(mod_notify_armed, NULL);
 
 	KUNIT_ASSERT_TRUE(test, c->seen);
 	KUNIT_EXPECT_EQ(test, c->by_name_ret, 0);
@@ -497,6 +504,47 @@ static void mod_coming_notifier_probes_by_name(struct kunit *test)
 	if (!c->listed_ret)
 		unregister_kprobe(&c->listed);
 	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
+}
+
+/*
+ * A module that is going away takes no probe: a tracer's GOING notifier,
+ * which runs after the kprobes one, asks for probes on it by name, by
+ * address and in a batch with a good probe on vmlinux, while the text is
+ * still there.  Each request says -ENOENT and leaves nothing registered:
+ * the vmlinux probe of the batch never runs and can be registered again.
+ */
+static void mod_going_takes_no_probe(struct kunit *test)
+{
+	struct mod_notify_probes *c = kunit_kzalloc(test, sizeof(*c),
+						    GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->state = MODULE_STATE_GOING;
+	c->by_name.symbol_name = TARGET_SYMBOL;
+	c->by_name.pre_handler = mod_pre;
+	c->listed.symbol_name = TARGET_MODULE ":kpt_mod_notrace_func";
+	c->listed.pre_handler = mod_pre;
+	c->by_addr.pre_handler = mod_pre;
+	c->in_vmlinux.symbol_name = "kpt_target_fn";
+	c->in_vmlinux.pre_handler = mod_pre;
+	c->addr = target_addr();
+	KUNIT_ASSERT_NOT_NULL(test, c->addr);
+	WRITE_ONCE(mod_notify_armed, c);
+	KUNIT_EXPECT_EQ(test, rmmod_target(), 0);
+	WRITE_ONCE(mod_notify_armed, NULL);
+
+	KUNIT_ASSERT_TRUE(test, c->seen);
+	KUNIT_EXPECT_EQ(test, c->by_name_ret, -ENOENT);
+	KUNIT_EXPECT_EQ(test, c->listed_ret, -ENOENT);
+	KUNIT_EXPECT_EQ(test, c->by_addr_ret, -ENOENT);
+	KUNIT_EXPECT_EQ(test, c->batch_ret, -ENOENT);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, mod_hits, 0);
+	kpt_reset(&c->in_vmlinux);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&c->in_vmlinux), 0);
+	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
+	KUNIT_EXPECT_EQ(test, mod_hits, 1);
+	unregister_kprobe(&c->in_vmlinux);
 }
 
 /*
@@ -535,6 +583,7 @@ static struct kunit_case module_cases[] = {
 	KUNIT_CASE(mod_index_built_once_stale_after_unload),
 	KUNIT_CASE(mod_split_part_blacklisted),
 	KUNIT_CASE(mod_coming_notifier_probes_by_name),
+	KUNIT_CASE(mod_going_takes_no_probe),
 	KUNIT_CASE(mod_init_text_probe_goes_when_live),
 	KUNIT_CASE_SLOW(mod_unload_while_hit),
 	{}
@@ -549,18 +598,26 @@ static struct kunit_suite module_suite = {
 kunit_test_suite(module_suite);
 
 #ifdef CONFIG_MODULES
-static int mod_coming_notify(struct notifier_block *nb, unsigned long state,
-			     void *data)
+static int mod_notify(struct notifier_block *nb, unsigned long state,
+		      void *data)
 {
-	struct mod_coming_probes *c = READ_ONCE(mod_coming_armed);
+	struct mod_notify_probes *c = READ_ONCE(mod_notify_armed);
+	struct kprobe *batch[2];
 	struct module *mod = data;
 
-	if (!c || state != MODULE_STATE_COMING ||
-	    strcmp(mod->name, TARGET_MODULE))
+	if (!c || state != c->state || strcmp(mod->name, TARGET_MODULE))
 		return NOTIFY_DONE;
 	c->seen = true;
 	c->by_name_ret = register_kprobe(&c->by_name);
 	c->listed_ret = register_kprobe(&c->listed);
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	c->by_addr.addr = c->addr;
+	c->by_addr_ret = register_kprobe(&c->by_addr);
+	kpt_reset(&c->by_name);
+	batch[0] = &c->in_vmlinux;
+	batch[1] = &c->by_name;
+	c->batch_ret = register_kprobes(batch, ARRAY_SIZE(batch));
 	return NOTIFY_DONE;
 }
 
@@ -569,20 +626,20 @@ static int mod_coming_notify(struct notifier_block *nb, unsigned long state,
  * the cases run from KUnit's own module notifier, where registering one
  * would wait for the chain they run in.
  */
-static struct notifier_block mod_coming_nb = {
-	.notifier_call = mod_coming_notify,
+static struct notifier_block mod_notify_nb = {
+	.notifier_call = mod_notify,
 	.priority = 2,
 };
 
-static int __init mod_coming_nb_init(void)
+static int __init mod_notify_nb_init(void)
 {
-	return register_module_notifier(&mod_coming_nb);
+	return register_module_notifier(&mod_notify_nb);
 }
-module_init(mod_coming_nb_init);
+module_init(mod_notify_nb_init);
 
-static void __exit mod_coming_nb_exit(void)
+static void __exit mod_notify_nb_exit(void)
 {
-	unregister_module_notifier(&mod_coming_nb);
+	unregister_module_notifier(&mod_notify_nb);
 }
-module_exit(mod_coming_nb_exit);
+module_exit(mod_notify_nb_exit);
 #endif

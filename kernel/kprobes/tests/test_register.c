@@ -307,6 +307,49 @@ static void reg_batch_rolls_back(struct kunit *test)
 }
 
 /*
+ * A batch that fails runs none of its handlers, although its good probes
+ * were placed and their breakpoints were in the text until the batch was
+ * undone: a thread on another CPU calls the probed function all along.
+ * Then the same probe, registered alone, sees that thread's calls.
+ */
+static void reg_failed_batch_runs_no_handler(struct kunit *test)
+{
+	struct kpt_counted *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct kprobe bad = { .symbol_name = "kpt_nonexistent",
+			      .pre_handler = count_pre };
+	struct kpt_hammer h = { .call = kpt_target };
+	struct kprobe *kps[2];
+	int i, wrong = 0, during;
+	bool called;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->kp.symbol_name = "kpt_target_fn";
+	c->kp.pre_handler = kpt_counted_pre;
+	kps[0] = &c->kp;
+	kps[1] = &bad;
+	if (!kpt_hammer_start(test, &h))
+		return;
+	for (i = 0; i < 100; i++) {
+		kpt_reset(&c->kp);
+		if (register_kprobes(kps, ARRAY_SIZE(kps)) != -ENOENT)
+			wrong++;
+	}
+	called = kpt_hammer_wait(&h, 1);
+	during = atomic_read(&c->pre);
+
+	kpt_reset(&c->kp);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&c->kp), 0);
+	kpt_hammer_wait(&h, 100);
+	unregister_kprobe(&c->kp);
+	kpt_hammer_stop(&h);
+
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	KUNIT_EXPECT_TRUE(test, called);
+	KUNIT_EXPECT_EQ(test, during, 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&c->pre), 0);
+}
+
+/*
  * A probe twice in a batch, or one already registered: -EINVAL and none
  * registered (each can be registered on its own afterwards).
  */
@@ -520,6 +563,7 @@ static struct kunit_case register_cases[] = {
 	KUNIT_CASE(reg_func_entry),
 	KUNIT_CASE(reg_disabled_then_enabled),
 	KUNIT_CASE(reg_batch_rolls_back),
+	KUNIT_CASE(reg_failed_batch_runs_no_handler),
 	KUNIT_CASE(reg_batch_duplicates),
 	KUNIT_CASE_SLOW(reg_many_sites),
 	{}

@@ -291,6 +291,80 @@ void kpt_expect_kprobe_unregister_waits(struct kunit *test,
 				    &k->kp);
 }
 
+static int hammer_fn(void *data)
+{
+	struct kpt_hammer *h = data;
+	int i = 0;
+
+	while (!kthread_should_stop()) {
+		h->call(i++);
+		atomic_inc(&h->calls);
+		cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * kpt_hammer_start - call a function in a loop on another CPU
+ * @test: the test; skipped when only one CPU is online
+ * @h: @h->call set, the rest zeroed
+ *
+ * The caller's task stays on its CPU until kpt_hammer_stop(), so that
+ * the calls always come from elsewhere.
+ *
+ * Return: true when the thread runs; false when the test was skipped or
+ * failed, after which the caller returns at once.
+ */
+bool kpt_hammer_start(struct kunit *test, struct kpt_hammer *h)
+{
+	unsigned int cpu;
+
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	if (cpu >= nr_cpu_ids) {
+		migrate_enable();
+		kunit_mark_skipped(test, "needs a second CPU");
+		return false;
+	}
+	h->task = kthread_run_on_cpu(hammer_fn, h, cpu, "kpt_hammer/%u");
+	if (IS_ERR(h->task)) {
+		migrate_enable();
+		KUNIT_FAIL(test, "no thread for CPU %u", cpu);
+		return false;
+	}
+	return true;
+}
+
+/**
+ * kpt_hammer_wait - wait until the thread made some calls more
+ * @h: a started hammer
+ * @calls: how many more
+ *
+ * Return: true once it did, false after a few seconds without.
+ */
+bool kpt_hammer_wait(struct kpt_hammer *h, int calls)
+{
+	int target = atomic_read(&h->calls) + calls;
+	unsigned long deadline = jiffies + INFLIGHT_WAIT_SECONDS * HZ;
+
+	while (atomic_read(&h->calls) < target) {
+		if (time_after(jiffies, deadline))
+			return false;
+		usleep_range(500, 1000);
+	}
+	return true;
+}
+
+/**
+ * kpt_hammer_stop - stop what kpt_hammer_start() started
+ * @h: a started hammer
+ */
+void kpt_hammer_stop(struct kpt_hammer *h)
+{
+	kthread_stop(h->task);
+	migrate_enable();
+}
+
 static void inflight_post(struct kprobe *p, struct pt_regs *regs,
 			  unsigned long flags)
 {

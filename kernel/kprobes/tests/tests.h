@@ -151,6 +151,37 @@ struct kpt_inflight_kprobe *kpt_inflight_kprobe(struct kunit *test,
 void kpt_expect_kprobe_unregister_waits(struct kunit *test,
 					struct kpt_inflight_kprobe *k);
 
+/* A kprobe that counts its handlers' runs, from any task. */
+struct kpt_counted {
+	struct kprobe kp;
+	atomic_t pre;
+	atomic_t post;
+};
+
+static inline int kpt_counted_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&container_of(p, struct kpt_counted, kp)->pre);
+	return 0;
+}
+
+static inline void kpt_counted_post(struct kprobe *p, struct pt_regs *regs,
+				    unsigned long flags)
+{
+	atomic_inc(&container_of(p, struct kpt_counted, kp)->post);
+}
+
+/* A thread on another CPU that calls @call in a loop (test_stress.c). */
+struct task_struct;
+struct kpt_hammer {
+	int (*call)(int x);
+	struct task_struct *task;
+	atomic_t calls;
+};
+
+bool kpt_hammer_start(struct kunit *test, struct kpt_hammer *h);
+bool kpt_hammer_wait(struct kpt_hammer *h, int calls);
+void kpt_hammer_stop(struct kpt_hammer *h);
+
 /* Forget a previous registration's resolved address. */
 static inline void kpt_reset(struct kprobe *p)
 {
