@@ -39,7 +39,7 @@ def main():
         changed = False
         for i, line in enumerate(lines):
             entry = line.split(" <- ")[0].strip()
-            if entry in tracked:
+            if entry in tracked and strip not in line.split():
                 lines[i] = line + (" " if " <- " in line else " <- ") + strip
                 changed = True
         if changed:

@@ -188,10 +188,12 @@ struct kretprobe_pool;
  * @kp: the entry probe; only its address fields are the caller's
  * @handler: runs when the probed function returns
  * @entry_handler: runs at entry; non-zero skips the return hook
- * @maxactive: instances that may be in flight at once (<= 0: default)
+ * @maxactive: instances that may be in flight at once; <= 0: as many as
+ *	the calls need, the pool growing with them (see kretprobe.c)
  * @nmissed: returns that could not be hooked
  * @data_size: bytes of per-instance scratch in &kretprobe_instance.data
- * @pool: the instances; owned by kprobes while registered
+ * @pool: the instances, the first of their tiers; owned by kprobes while
+ *	registered
  */
 struct kretprobe {
 	struct kprobe kp;
@@ -226,24 +228,36 @@ struct kretprobe_instance {
 };
 
 /**
- * struct kretprobe_pool - the instances of one return probe
+ * struct kretprobe_pool - one tier of the instances of a return probe
  * @objs: free instances (lock-free, NMI-safe)
  * @rp: the probe, or NULL once it was unregistered; instances in flight
- *	outlive the probe and free the pool when the last one comes back
+ *	outlive the probe and free their tier when the last one comes back
+ * @newer: the tier added after this one, or NULL
+ * @nr: the instances of this tier
+ * @drawn: an instance was taken from this tier while it was the newest
+ * @capped: (first tier) the tiers hold as many instances as they may
  * @refs: instances not yet retired, plus one while the probe is
  *	registered.  Nothing counts per hit: an instance is retired once,
  *	when the unregistration finds it at home or when it comes back
  *	after that
  * @release_iw: queues @release_rwork from any context, NMI included
- * @release_rwork: frees the pool, which may sleep, after a grace period:
+ * @release_rwork: frees the tier, which may sleep, after a grace period:
  *	unwinders read instances under rcu_read_lock()
+ * @grow_iw: (first tier) queues @grow_work from any context
+ * @grow_work: (first tier) adds a tier
  */
 struct kretprobe_pool {
 	struct objpool_head objs;
 	struct kretprobe __rcu *rp;
+	struct kretprobe_pool *newer;
+	int nr;
+	bool drawn;
+	bool capped;
 	atomic_t refs;
 	struct irq_work release_iw;
 	struct rcu_work release_rwork;
+	struct irq_work grow_iw;
+	struct work_struct grow_work;
 };
 
 static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)

@@ -163,12 +163,27 @@ static __always_inline bool kprobe_silent(struct kprobe *p)
 			   KPROBE_FLAG_ARMING);
 }
 
+/*
+ * Add one to a miss counter.  Misses of one probe may be counted on
+ * several CPUs at once, and a plain increment would lose some; the
+ * counters keep their types (readers outside kprobes use them as they
+ * are), so the add is a cmpxchg loop, which NMIs allow.  Misses are rare.
+ */
+#define kprobe_count_inc(counter)					\
+do {									\
+	typeof(counter) __ctr = (counter);				\
+	typeof(*__ctr) __old = READ_ONCE(*__ctr);			\
+									\
+	while (!try_cmpxchg(__ctr, &__old, __old + 1))			\
+		;							\
+} while (0)
+
 /* Count a hit of @p that ran no handler, and why. */
 static __always_inline void kprobe_count_miss(struct kprobe *p,
 					      enum kprobe_miss why)
 {
-	p->nmissed++;
-	p->nmissed_by[why]++;
+	kprobe_count_inc(&p->nmissed_by[why]);
+	kprobe_count_inc(&p->nmissed);
 }
 
 /* Forget @p's misses, for its registration. */

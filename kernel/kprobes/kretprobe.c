@@ -49,6 +49,29 @@
  * Whoever drops the last reference, possibly a return in interrupt or
  * NMI context, queues an irq_work that hands the freeing to a workqueue,
  * after an RCU grace period (see the unwinders, above).
+ *
+ * Growth: with maxactive > 0 the pool is one objpool of that many
+ * instances, and a call that finds none free is missed.  With the default
+ * (maxactive <= 0) nobody can say how many calls will be in flight at
+ * once (thousands of tasks may sleep in one function), so the pool is a
+ * chain of tiers, each an objpool with its own references as above:
+ *
+ *   1. registration makes two tiers of KRETPROBE_DEFAULT_INSTANCES, the
+ *      second one ready for when the first runs dry;
+ *   2. a call takes an instance from the oldest tier that has one; an
+ *      instance always goes home to its own tier;
+ *   3. a call that takes one from the newest tier (every older one was
+ *      empty) marks it drawn and asks, through an irq_work (it may run in
+ *      any context), for a work that appends a tier twice as big as all
+ *      the others together, up to KRETPROBE_MAX_INSTANCES: at least two
+ *      thirds of the pool are free then, which leaves the work time to
+ *      run however fast calls come in;
+ *   4. unregistration clears every tier's back pointer under the grow
+ *      mutex, so that no tier is appended after it, and retires them all.
+ *
+ * A call is missed only when more calls than the pool holds free come
+ * in before one work item runs, or at the cap; nmissed counts each one.
+ * Tiers are never taken away while the probe is registered.
  */
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
@@ -60,8 +83,13 @@
 
 #include "internal.h"
 
-/* Instances per probe when the caller leaves maxactive <= 0. */
+/* Instances per tier to start with when the caller leaves maxactive <= 0. */
 #define KRETPROBE_DEFAULT_INSTANCES(ncpus)	max(64, 8 * (ncpus))
+/* How many instances the tiers of one such probe may hold in all. */
+#define KRETPROBE_MAX_INSTANCES			65536
+
+/* Growth step 3 against step 4: no tier joins an unregistered probe. */
+static DEFINE_MUTEX(kretprobe_grow_mutex);
 
 static struct kprobe kretprobe_busy;
 
@@ -174,14 +202,55 @@ static void pool_release_work(struct work_struct *work)
 	objpool_free(&pool->objs);
 }
 
+/*
+ * Growth step 2 past the first tier, and step 3.  Tiers are appended with
+ * a release: the acquire makes the new one's objpool ready to use.
+ */
+static noinline struct kretprobe_instance *
+instance_get_newer(struct kretprobe_pool *first)
+{
+	struct kretprobe_pool *pool = first, *next;
+	struct kretprobe_instance *ri;
+
+	/* Acquire: pairs with the release in pool_grow_work(). */
+	while ((next = smp_load_acquire(&pool->newer))) {
+		pool = next;
+		ri = objpool_pop(&pool->objs);
+		if (!ri)
+			continue;
+		/* Only whether there is a newer tier: nothing read from it. */
+		if (!READ_ONCE(pool->newer) && !READ_ONCE(pool->drawn) &&
+		    !READ_ONCE(first->capped)) {
+			WRITE_ONCE(pool->drawn, true);
+			irq_work_queue(&first->grow_iw);
+		}
+		return ri;
+	}
+	return NULL;
+}
+
+NOKPROBE_SYMBOL(instance_get_newer);
+
+/* Growth step 2: an instance from the oldest tier that has one. */
+static struct kretprobe_instance *instance_get(struct kretprobe *rp)
+{
+	struct kretprobe_instance *ri = objpool_pop(&rp->pool->objs);
+
+	if (likely(ri))
+		return ri;
+	return instance_get_newer(rp->pool);
+}
+
+NOKPROBE_SYMBOL(instance_get);
+
 static int kretprobe_entry(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	struct kretprobe_instance *ri;
 
-	ri = objpool_pop(&rp->pool->objs);
+	ri = instance_get(rp);
 	if (!ri) {
-		rp->nmissed++;
+		kprobe_count_inc(&rp->nmissed);
 		return 0;
 	}
 	ri->task = current;
@@ -456,29 +525,106 @@ static int kretprobe_check(struct kretprobe *rp)
 	return 0;
 }
 
-/* Give a checked @rp its instances; nothing is registered yet. */
-static int kretprobe_prepare(struct kretprobe *rp)
+static void pool_grow_iw(struct irq_work *iw)
 {
-	struct kretprobe_pool *pool;
-	int nr, ret;
+	struct kretprobe_pool *first;
 
-	nr = rp->maxactive > 0 ? rp->maxactive :
-	     KRETPROBE_DEFAULT_INSTANCES(num_possible_cpus());
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	first = container_of(iw, struct kretprobe_pool, grow_iw);
+	queue_work(system_highpri_wq, &first->grow_work);
+}
+
+/* A tier of @nr instances for @rp, not yet in its chain. */
+static struct kretprobe_pool *pool_new(struct kretprobe *rp, int nr)
+{
+	struct kretprobe_pool *pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+
 	if (!pool)
-		return -ENOMEM;
-	ret = objpool_init(&pool->objs, nr,
-			   sizeof(struct kretprobe_instance) + rp->data_size,
-			   GFP_KERNEL, pool, instance_init, pool_release);
-	if (ret) {
+		return NULL;
+	if (objpool_init(&pool->objs, nr,
+			 sizeof(struct kretprobe_instance) + rp->data_size,
+			 GFP_KERNEL, pool, instance_init, pool_release)) {
 		kfree(pool);
-		return ret;
+		return NULL;
 	}
+	pool->nr = nr;
 	atomic_set(&pool->refs, nr + 1);
 	init_irq_work(&pool->release_iw, pool_release_iw);
 	INIT_RCU_WORK(&pool->release_rwork, pool_release_work);
+	init_irq_work(&pool->grow_iw, pool_grow_iw);
 	rcu_assign_pointer(pool->rp, rp);
-	rp->pool = pool;
+	return pool;
+}
+
+/*
+ * Growth step 3, the work: append a tier after the newest, if that was
+ * drawn from and the probe is still registered.  A tier that cannot be
+ * allocated is asked for again by the next call that draws.
+ */
+static void pool_grow_work(struct work_struct *work)
+{
+	struct kretprobe_pool *first, *last, *pool;
+	struct kretprobe *rp;
+	int total = 0;
+
+	first = container_of(work, struct kretprobe_pool, grow_work);
+	mutex_lock(&kretprobe_grow_mutex);
+	rp = rcu_dereference_protected(first->rp,
+				       lockdep_is_held(&kretprobe_grow_mutex));
+	if (!rp)
+		goto out;
+	for (pool = first; pool; pool = pool->newer) {
+		total += pool->nr;
+		last = pool;
+	}
+	if (!READ_ONCE(last->drawn))
+		goto out;
+	if (total >= KRETPROBE_MAX_INSTANCES) {
+		WRITE_ONCE(first->capped, true);
+		goto out;
+	}
+	pool = pool_new(rp, min(2 * total, KRETPROBE_MAX_INSTANCES - total));
+	if (!pool) {
+		WRITE_ONCE(last->drawn, false);
+		goto out;
+	}
+	/* Release: the tier is ready before a call can find it. */
+	smp_store_release(&last->newer, pool);
+out:
+	mutex_unlock(&kretprobe_grow_mutex);
+}
+
+/* Free the tiers of a probe that was never registered. */
+static void pool_chain_fini(struct kretprobe_pool *first)
+{
+	struct kretprobe_pool *pool, *next;
+
+	for (pool = first; pool; pool = next) {
+		next = pool->newer;
+		objpool_fini(&pool->objs);
+	}
+}
+
+/* Give a checked @rp its instances (growth step 1); nothing is registered. */
+static int kretprobe_prepare(struct kretprobe *rp)
+{
+	bool grows = rp->maxactive <= 0;
+	struct kretprobe_pool *first;
+	int nr;
+
+	nr = grows ? KRETPROBE_DEFAULT_INSTANCES(num_possible_cpus()) :
+		     rp->maxactive;
+	first = pool_new(rp, nr);
+	if (!first)
+		return -ENOMEM;
+	INIT_WORK(&first->grow_work, pool_grow_work);
+	if (grows) {
+		first->newer = pool_new(rp, nr);
+		if (!first->newer) {
+			pool_chain_fini(first);
+			return -ENOMEM;
+		}
+	}
+	rp->pool = first;
 	rp->nmissed = 0;
 	rp->kp.pre_handler = kretprobe_entry;
 	rp->kp.post_handler = NULL;
@@ -488,8 +634,32 @@ static int kretprobe_prepare(struct kretprobe *rp)
 /* Undo kretprobe_prepare() for a probe that was never registered. */
 static void kretprobe_unprepare(struct kretprobe *rp)
 {
-	objpool_fini(&rp->pool->objs);
+	pool_chain_fini(rp->pool);
 	rp->pool = NULL;
+}
+
+/* Growth step 4, first part: no handler and no tier for @rp from now on. */
+static void pool_chain_orphan(struct kretprobe_pool *first)
+{
+	struct kretprobe_pool *pool;
+
+	mutex_lock(&kretprobe_grow_mutex);
+	for (pool = first; pool; pool = pool->newer)
+		RCU_INIT_POINTER(pool->rp, NULL);
+	mutex_unlock(&kretprobe_grow_mutex);
+}
+
+/* Growth step 4, second part, once no call can ask for a tier. */
+static void pool_chain_retire(struct kretprobe_pool *first)
+{
+	struct kretprobe_pool *pool, *next;
+
+	irq_work_sync(&first->grow_iw);
+	cancel_work_sync(&first->grow_work);
+	for (pool = first; pool; pool = next) {
+		next = pool->newer;
+		pool_retire_home(pool);
+	}
 }
 
 /**
@@ -525,7 +695,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 	/* 1. Returns from now on run no handler of these probes. */
 	for (i = 0; i < num; i++) {
 		if (rps[i]->pool)
-			RCU_INIT_POINTER(rps[i]->pool->rp, NULL);
+			pool_chain_orphan(rps[i]->pool);
 	}
 	/*
 	 * 2. Remove the entry probes.  The wait for the hits in flight
@@ -537,7 +707,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 	for (i = 0; i < num; i++) {
 		if (!rps[i]->pool)
 			continue;
-		pool_retire_home(rps[i]->pool);
+		pool_chain_retire(rps[i]->pool);
 		rps[i]->pool = NULL;
 	}
 }

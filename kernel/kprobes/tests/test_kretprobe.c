@@ -173,7 +173,8 @@ static void rp_maxactive_recursion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 2);
 }
 
-#define NR_SLEEPERS	64
+/* More than the first tiers of a pool at its default hold, many times. */
+#define NR_SLEEPERS	2048
 
 struct sleeper {
 	struct completion *done;
@@ -185,45 +186,197 @@ static int sleeper_fn(void *data)
 	struct sleeper *s = data;
 
 	s->ret = kpt_sleep(s->done);
-	while (!kthread_should_stop())
-		schedule_timeout_interruptible(1);
+	/* Asleep until kthread_stop(): thousands of them must not poll. */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
 	return 0;
 }
 
 static void rp_sleepers_not_missed(struct kunit *test)
 {
 	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
+	int i, started = 0, wrong = 0;
 	struct task_struct **t;
 	struct completion *done;
 	struct sleeper *s;
-	int i;
 
-	t = kunit_kcalloc(test, NR_SLEEPERS, sizeof(*t), GFP_KERNEL);
-	s = kunit_kcalloc(test, NR_SLEEPERS, sizeof(*s), GFP_KERNEL);
+	t = kvcalloc(NR_SLEEPERS, sizeof(*t), GFP_KERNEL);
+	s = kvcalloc(NR_SLEEPERS, sizeof(*s), GFP_KERNEL);
 	done = kunit_kzalloc(test, sizeof(*done), GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, t && s && done);
+	if (!t || !s || !done) {
+		kvfree(t);
+		kvfree(s);
+		KUNIT_FAIL(test, "no memory for the sleepers");
+		return;
+	}
 	init_completion(done);
 
-	/* maxactive left at its default */
+	/* maxactive left at its default: the pool grows as they come. */
 	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
 	for (i = 0; i < NR_SLEEPERS; i++) {
 		s[i].done = done;
 		t[i] = kthread_run(sleeper_fn, &s[i], "kpt_sleeper/%d", i);
 		if (IS_ERR(t[i]))
 			t[i] = NULL;
+		else
+			started++;
 	}
-	for (i = 0; i < 500 && atomic_read(&c->entries) < NR_SLEEPERS; i++)
+	for (i = 0; i < 500 && atomic_read(&c->entries) < started; i++)
 		msleep(20);
 	complete_all(done);
 	for (i = 0; i < NR_SLEEPERS; i++) {
 		if (!t[i])
 			continue;
 		kthread_stop(t[i]);
+		if (s[i].ret != 7)
+			wrong++;
+	}
+	kvfree(t);
+	kvfree(s);
+	KUNIT_EXPECT_EQ(test, started, NR_SLEEPERS);
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), started);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), started);
+	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, c->rp.kp.nmissed, 0UL);
+}
+
+struct burst_sleeper {
+	struct sleeper s;
+	struct completion *go;
+};
+
+static int burst_sleeper_fn(void *data)
+{
+	struct burst_sleeper *b = data;
+
+	wait_for_completion(b->go);
+	return sleeper_fn(&b->s);
+}
+
+#define NR_BURST	1024
+
+/*
+ * The same at once: the sleepers wait at a gate and all go into the
+ * function together when it opens, faster than one tier after another
+ * can be added if the pool only grew when it ran dry.
+ */
+static void rp_burst_of_sleepers_not_missed(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
+	struct completion *done, *go;
+	struct burst_sleeper *b;
+	struct task_struct **t;
+	int i, started = 0;
+
+	t = kvcalloc(NR_BURST, sizeof(*t), GFP_KERNEL);
+	b = kvcalloc(NR_BURST, sizeof(*b), GFP_KERNEL);
+	done = kunit_kzalloc(test, sizeof(*done), GFP_KERNEL);
+	go = kunit_kzalloc(test, sizeof(*go), GFP_KERNEL);
+	if (!t || !b || !done || !go) {
+		kvfree(t);
+		kvfree(b);
+		KUNIT_FAIL(test, "no memory for the sleepers");
+		return;
+	}
+	init_completion(done);
+	init_completion(go);
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	for (i = 0; i < NR_BURST; i++) {
+		b[i].s.done = done;
+		b[i].go = go;
+		t[i] = kthread_run(burst_sleeper_fn, &b[i], "kpt_burst/%d", i);
+		if (IS_ERR(t[i]))
+			t[i] = NULL;
+		else
+			started++;
+	}
+	complete_all(go);
+	for (i = 0; i < 500 && atomic_read(&c->entries) +
+			       READ_ONCE(c->rp.nmissed) < started; i++)
+		msleep(20);
+	complete_all(done);
+	for (i = 0; i < NR_BURST; i++) {
+		if (t[i])
+			kthread_stop(t[i]);
+	}
+	kvfree(t);
+	kvfree(b);
+	KUNIT_EXPECT_EQ(test, started, NR_BURST);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), started);
+	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
+}
+
+/*
+ * With maxactive set, the pool holds that many and no more: the calls
+ * beyond it are missed, and counted.
+ */
+static void rp_maxactive_is_a_limit(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
+	struct completion *done = kunit_kzalloc(test, sizeof(*done), GFP_KERNEL);
+	struct sleeper *s = kunit_kcalloc(test, 8, sizeof(*s), GFP_KERNEL);
+	struct task_struct *t[8];
+	int i;
+
+	KUNIT_ASSERT_TRUE(test, done && s);
+	init_completion(done);
+	c->rp.maxactive = 3;
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		s[i].done = done;
+		t[i] = kthread_run(sleeper_fn, &s[i], "kpt_limited/%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));
+	}
+	for (i = 0; i < 500 && atomic_read(&c->entries) +
+			       READ_ONCE(c->rp.nmissed) < ARRAY_SIZE(t); i++)
+		msleep(20);
+	complete_all(done);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		kthread_stop(t[i]);
 		KUNIT_EXPECT_EQ(test, s[i].ret, 7);
 	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), NR_SLEEPERS);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), NR_SLEEPERS);
-	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 3);
+	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 5);
+}
+
+static int count_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	atomic_inc(&rp_ctx_of(ri)->returns);
+	return 0;
+}
+
+/*
+ * Misses counted on two CPUs at once are all counted: with one instance,
+ * every call of two CPUs calling at full speed either returns through
+ * the handler or is missed, and the two add up to the calls.
+ */
+static void rp_misses_counted_exactly(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_target_fn");
+	struct kpt_hammer h = { .call = kpt_target };
+	unsigned long end;
+	int calls = 0;
+
+	c->rp.maxactive = 1;
+	c->rp.entry_handler = NULL;
+	c->rp.handler = count_return;
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	if (!kpt_hammer_start(test, &h))
+		return;
+	end = jiffies + 2 * HZ;
+	while (time_before(jiffies, end))
+		kpt_target(calls++);
+	kpt_hammer_stop(&h);
+	calls += atomic_read(&h.calls);
+	unregister_kretprobe(&c->rp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns) + c->rp.nmissed, calls);
+	kunit_info(test, "%d calls, %d missed\n", calls, c->rp.nmissed);
 }
 
 static void rp_unregister_in_flight(struct kunit *test)
@@ -735,6 +888,8 @@ static void rp_pool_outlives_readers(struct kunit *test)
 	/* 1. A task asleep in the hooked call, on another CPU than ours. */
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "one CPU online");
+	/* One tier: its freeing is the pool's. */
+	c->rp.maxactive = 4;
 	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
 	pool = c->rp.pool;
 	migrate_disable();
@@ -784,6 +939,9 @@ static struct kunit_case kretprobe_cases[] = {
 	KUNIT_CASE(rp_bad_requests),
 	KUNIT_CASE(rp_maxactive_recursion),
 	KUNIT_CASE_SLOW(rp_sleepers_not_missed),
+	KUNIT_CASE_SLOW(rp_burst_of_sleepers_not_missed),
+	KUNIT_CASE(rp_maxactive_is_a_limit),
+	KUNIT_CASE_SLOW(rp_misses_counted_exactly),
 	KUNIT_CASE(rp_unregister_in_flight),
 	KUNIT_CASE(rp_task_exits_mid_call),
 	KUNIT_CASE(rp_batches),
