@@ -21,7 +21,10 @@ LINE = re.compile(r'(?:^|\] )BENCH ([a-z0-9_]+) (.+?)\s*$')
 
 # Display order; unknown keys follow in the order first seen.
 ORDER = ['none', 'k', 'b', 'b_floor', 'none_o', 'none_oh', 'o_floor', 'o', 'o_optimized', 'ko', 'r', 'r_floor', 'kr', 'none_f', 'f', 'f_floor',
-         'sleepers_returns', 'sleepers_nmissed']
+         'sleepers_tasks', 'sleepers_returns', 'sleepers_nmissed']
+for v in ('opt', 'post', 'trap'):
+    for w in ('fired', 'seen', 'missed'):
+        ORDER.append(f'nest_{v}_{w}')
 for n in (2000, 10000):
     for w in ('reg_batch', 'unreg_batch', 'reg_single', 'unreg_single'):
         ORDER.append(f'{w}_{n}')
@@ -43,12 +46,21 @@ DESC = {
     'f': 'kprobe pre only, on its ftrace call',
     'f_floor': 'own ftrace_ops calling the handler',
     'r_floor': 'INT3 entry + minimal return trampoline + handler call',
-    'sleepers_returns': 'kretprobe 64 sleepers: returns seen',
-    'sleepers_nmissed': 'kretprobe 64 sleepers: nmissed',
+    'sleepers_tasks': 'kretprobe sleepers: tasks inside at once',
+    'sleepers_returns': 'kretprobe sleepers: returns seen',
+    'sleepers_nmissed': 'kretprobe sleepers: nmissed',
 }
 
 # Counts, not times: no ratio, whole numbers.
-COUNTS = {'sleepers_returns', 'sleepers_nmissed'}
+COUNTS = {'sleepers_tasks', 'sleepers_returns', 'sleepers_nmissed'}
+NEST = {'opt': 'T pre on an optimizable site, I pre',
+        'post': 'T and I pre+post, T on that site',
+        'trap': 'T pre on a trap site, I pre'}
+for v, what in NEST.items():
+    DESC[f'nest_{v}_fired'] = f'nest ({what}): timer calls of I'
+    DESC[f'nest_{v}_seen'] = f'nest ({what}): I handler runs'
+    DESC[f'nest_{v}_missed'] = f'nest ({what}): I nmissed'
+    COUNTS |= {f'nest_{v}_{w}' for w in ('fired', 'seen', 'missed')}
 
 
 def parse(paths):

@@ -18,8 +18,12 @@
 #                       counts=2000,10000 (attach-cost probe counts)
 #                       skip=GROUP,... / only=GROUP,... with the groups
 #                       hit (hit cost), sleepers (kretprobe at the default
-#                       maxactive on a sleeping function, 64 kthreads inside
-#                       at once: returns seen and nmissed, counts) and
+#                       maxactive on a sleeping function, sleepers=N kthreads
+#                       inside at once (64 by default): returns seen and
+#                       nmissed, counts), nest (a hard-irq timer's probe hit
+#                       while another probe's handler spins on its CPU,
+#                       nest_ms=4000 per variant: calls, handler runs and
+#                       nmissed, counts) and
 #                       attach; e.g. BENCH_MODARGS=only=sleepers runs that
 #                       case alone (a few seconds per boot)
 #                       funcs=1000,50000: also register/unregister that

@@ -42,6 +42,7 @@
 #include <linux/objpool.h>
 #include <linux/irq_work.h>
 #include <linux/workqueue.h>
+#include <linux/kthread.h>
 #include <linux/rethook.h>
 #include <asm/kprobes.h>
 
@@ -244,7 +245,7 @@ struct kretprobe_instance {
  * @release_rwork: frees the tier, which may sleep, after a grace period:
  *	unwinders read instances under rcu_read_lock()
  * @grow_iw: (first tier) queues @grow_work from any context
- * @grow_work: (first tier) adds a tier
+ * @grow_work: (first tier) adds a tier, on kprobes' grow worker
  */
 struct kretprobe_pool {
 	struct objpool_head objs;
@@ -257,7 +258,7 @@ struct kretprobe_pool {
 	struct irq_work release_iw;
 	struct rcu_work release_rwork;
 	struct irq_work grow_iw;
-	struct work_struct grow_work;
+	struct kthread_work grow_work;
 };
 
 static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)

@@ -64,8 +64,10 @@
  *      empty) marks it drawn and asks, through an irq_work (it may run in
  *      any context), for a work that appends a tier twice as big as all
  *      the others together, up to KRETPROBE_MAX_INSTANCES: at least two
- *      thirds of the pool are free then, which leaves the work time to
- *      run however fast calls come in;
+ *      thirds of the pool are free then.  The work runs on a kthread
+ *      worker of its own at a real-time priority: a burst of calls comes
+ *      from as many runnable tasks, and a worker that competes with them
+ *      (or a workqueue that has to create one) would come too late;
  *   4. unregistration clears every tier's back pointer under the grow
  *      mutex, so that no tier is appended after it, and retires them all.
  *
@@ -74,7 +76,9 @@
  * Tiers are never taken away while the probe is registered.
  */
 #include <linux/kprobes.h>
+#include <linux/init.h>
 #include <linux/kallsyms.h>
+#include <linux/kthread.h>
 #include <linux/llist.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -90,6 +94,8 @@
 
 /* Growth step 3 against step 4: no tier joins an unregistered probe. */
 static DEFINE_MUTEX(kretprobe_grow_mutex);
+/* Growth step 3's worker; NULL if it could not be made (pools never grow). */
+static struct kthread_worker *kretprobe_grow_worker;
 
 static struct kprobe kretprobe_busy;
 
@@ -530,7 +536,7 @@ static void pool_grow_iw(struct irq_work *iw)
 	struct kretprobe_pool *first;
 
 	first = container_of(iw, struct kretprobe_pool, grow_iw);
-	queue_work(system_highpri_wq, &first->grow_work);
+	kthread_queue_work(kretprobe_grow_worker, &first->grow_work);
 }
 
 /* A tier of @nr instances for @rp, not yet in its chain. */
@@ -560,7 +566,7 @@ static struct kretprobe_pool *pool_new(struct kretprobe *rp, int nr)
  * drawn from and the probe is still registered.  A tier that cannot be
  * allocated is asked for again by the next call that draws.
  */
-static void pool_grow_work(struct work_struct *work)
+static void pool_grow_work(struct kthread_work *work)
 {
 	struct kretprobe_pool *first, *last, *pool;
 	struct kretprobe *rp;
@@ -607,7 +613,7 @@ static void pool_chain_fini(struct kretprobe_pool *first)
 /* Give a checked @rp its instances (growth step 1); nothing is registered. */
 static int kretprobe_prepare(struct kretprobe *rp)
 {
-	bool grows = rp->maxactive <= 0;
+	bool grows = rp->maxactive <= 0 && kretprobe_grow_worker;
 	struct kretprobe_pool *first;
 	int nr;
 
@@ -616,7 +622,7 @@ static int kretprobe_prepare(struct kretprobe *rp)
 	first = pool_new(rp, nr);
 	if (!first)
 		return -ENOMEM;
-	INIT_WORK(&first->grow_work, pool_grow_work);
+	kthread_init_work(&first->grow_work, pool_grow_work);
 	if (grows) {
 		first->newer = pool_new(rp, nr);
 		if (!first->newer) {
@@ -655,7 +661,7 @@ static void pool_chain_retire(struct kretprobe_pool *first)
 	struct kretprobe_pool *pool, *next;
 
 	irq_work_sync(&first->grow_iw);
-	cancel_work_sync(&first->grow_work);
+	kthread_cancel_work_sync(&first->grow_work);
 	for (pool = first; pool; pool = next) {
 		next = pool->newer;
 		pool_retire_home(pool);
@@ -807,3 +813,18 @@ int disable_kretprobe(struct kretprobe *rp)
 	return disable_kprobe(&rp->kp);
 }
 EXPORT_SYMBOL_GPL(disable_kretprobe);
+
+static int __init kretprobe_grow_init(void)
+{
+	struct kthread_worker *w = kthread_create_worker(0, "kretprobe_grow");
+
+	if (IS_ERR(w)) {
+		pr_warn("kprobes: no worker to grow return probe pools (%ld)\n",
+			PTR_ERR(w));
+		return 0;
+	}
+	sched_set_fifo_low(w->task);
+	kretprobe_grow_worker = w;
+	return 0;
+}
+early_initcall(kretprobe_grow_init);

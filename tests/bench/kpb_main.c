@@ -28,8 +28,10 @@
  *         the kernel cannot probe through ftrace the probe is a
  *         breakpoint: BENCH-INFO says which.
  * Sleepers (counts, not times): a kretprobe with the default maxactive (0)
- * on a function that sleeps, entered by 64 kthreads that are all inside it
+ * on a function that sleeps, entered by sleepers= kthreads (64) all inside it
  * at once; reports how many returns the handler saw and rp.nmissed.
+ * Nest (counts): hits from a hard interrupt during another probe's
+ * handler on the same CPU; see kpb_nest.c.
  * Attach cost (ns of wall time): register / unregister 2000 and 10000
  * probes, batched (register_kprobes) and one by one.
  *
@@ -56,15 +58,14 @@
 #include <linux/uaccess.h>
 #include <asm/text-patching.h>
 
+#include "kpb.h"
+
 /* kpb_targets.S */
-unsigned long kpb_hit_fn(unsigned long x);
-unsigned long kpb_opt_fn(unsigned long x);
 unsigned long kpb_oh_fn(unsigned long x);
 unsigned long kpb_floor_fn(unsigned long x);
 unsigned long kpb_trap_fn(unsigned long x);
 unsigned long kpb_rtrap_fn(unsigned long x);
 void kpb_rfloor_tramp(void);
-extern const unsigned long kpb_hit_site, kpb_opt_site;	/* addresses */
 extern const unsigned long kpb_trap_site, kpb_rtrap_site;
 /* Where kpb_rfloor_tramp returns to (r_floor; one caller at a time). */
 unsigned long kpb_rfloor_ret;
@@ -88,10 +89,10 @@ module_param(hold, bool, 0444);
 MODULE_PARM_DESC(hold, "only register the o-mode probe and keep it until unload (the guest then reads the debugfs kprobes list)");
 static char *skip = "";
 module_param(skip, charp, 0444);
-MODULE_PARM_DESC(skip, "comma-separated groups to skip: hit,sleepers,attach,funcs,modfuncs");
+MODULE_PARM_DESC(skip, "comma-separated groups to skip: hit,sleepers,nest,attach,funcs,modfuncs");
 static char *only = "";
 module_param(only, charp, 0444);
-MODULE_PARM_DESC(only, "comma-separated groups to run, nothing else (default: all): hit,sleepers,attach,funcs,modfuncs");
+MODULE_PARM_DESC(only, "comma-separated groups to run, nothing else (default: all): hit,sleepers,nest,attach,funcs,modfuncs");
 
 static char *funcs = "";
 module_param(funcs, charp, 0444);
@@ -106,6 +107,10 @@ MODULE_PARM_DESC(funcs_budget_s, "a count that would take longer at the pace of 
 static unsigned int modfuncs = 2000;
 module_param(modfuncs, uint, 0444);
 MODULE_PARM_DESC(modfuncs, "probes on the entries of that many functions of this module for the modfuncs group (at most 2000; 0: none)");
+
+static unsigned int sleepers = 64;
+module_param(sleepers, uint, 0444);
+MODULE_PARM_DESC(sleepers, "kthreads inside the return-probed function at once in the sleepers group (at most 8192)");
 
 static char *spin = "";
 module_param(spin, charp, 0444);
@@ -367,9 +372,9 @@ ftrace:
 	kpb_floors();
 }
 
-/* ---- sleepers: one kretprobe, default maxactive, 64 tasks inside ---- */
+/* ---- sleepers: one kretprobe, default maxactive, many tasks inside ---- */
 
-#define KPB_SLEEPERS		64
+#define KPB_SLEEPERS		min(sleepers, 8192U)
 #define KPB_SLEEP_MS		200
 #define KPB_SLEEP_TIMEOUT	(60 * HZ)	/* per wait; QEMU/TCG is slow */
 
@@ -483,6 +488,7 @@ static void kpb_sleepers_run(void)
 	for (i = 0; i < n; i++)
 		kthread_stop(tasks[i]);
 
+	pr_info("BENCH sleepers_tasks %d\n", n);
 	pr_info("BENCH sleepers_returns %ld\n", atomic_long_read(&s->returns));
 	pr_info("BENCH sleepers_nmissed %d\n", s->rp.nmissed);
 	pr_info("BENCH-INFO sleepers threads=%d arrived=%d inside=%d finished=%d together=%s%s%s ms=%llu\n",
@@ -1181,6 +1187,8 @@ static int __init kpb_init(void)
 		kpb_hit_modes();
 	if (kpb_run("sleepers"))
 		kpb_sleepers_run();
+	if (kpb_run("nest"))
+		kpb_nest_run();
 	if (kpb_run("attach")) {
 		char list[64], *cur = list, *tok;
 		int num;

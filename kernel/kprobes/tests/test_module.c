@@ -40,6 +40,9 @@ static int rmmod_target(void)
 }
 
 #ifdef CONFIG_MODULES
+#define KPT_MOD_COMING	MODULE_STATE_COMING
+#define KPT_MOD_GOING	MODULE_STATE_GOING
+
 /* Call kpt_mod_func() without keeping a reference on the module. */
 static int call_target(int x)
 {
@@ -83,6 +86,10 @@ static void put_each_symbol(void)
 	__symbol_put("kpt_mod_each_symbol");
 }
 #else
+/* Never used: mod_init() skips every case. */
+#define KPT_MOD_COMING	0
+#define KPT_MOD_GOING	1
+
 /* Never called: mod_init() skips every case. */
 static int call_target(int x)
 {
@@ -484,7 +491,7 @@ static void mod_coming_notifier_probes_by_name(struct kunit *test)
 	/* Not found, with an index current without the module. */
 	KUNIT_EXPECT_EQ(test, register_kprobe(early), -ENOENT);
 
-	c->state = MODULE_STATE_COMING;
+	c->state = KPT_MOD_COMING;
 	c->by_name.symbol_name = TARGET_SYMBOL;
 	c->by_name.pre_handler = mod_pre;
 	c->listed.symbol_name = TARGET_MODULE ":kpt_mod_split_fn";
@@ -519,7 +526,7 @@ static void mod_going_takes_no_probe(struct kunit *test)
 						    GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->state = MODULE_STATE_GOING;
+	c->state = KPT_MOD_GOING;
 	c->by_name.symbol_name = TARGET_SYMBOL;
 	c->by_name.pre_handler = mod_pre;
 	c->listed.symbol_name = TARGET_MODULE ":kpt_mod_notrace_func";
