@@ -74,7 +74,7 @@ static enum hrtimer_restart kpb_nest_tick(struct hrtimer *t)
 {
 	atomic_inc(&kpb_nest.fired);
 	kpb_nest_irq_fn(atomic_read(&kpb_nest.fired));
-	hrtimer_forward_now(t, us_to_ktime(KPB_NEST_PERIOD_US));
+	hrtimer_forward_now(t, ns_to_ktime(KPB_NEST_PERIOD_US * NSEC_PER_USEC));
 	return HRTIMER_RESTART;
 }
 
@@ -84,7 +84,7 @@ static int kpb_nest_loop(void *data)
 	unsigned long (*fn)(unsigned long x) = data;
 	unsigned long i = 0;
 
-	hrtimer_start(&kpb_nest.timer, us_to_ktime(KPB_NEST_PERIOD_US),
+	hrtimer_start(&kpb_nest.timer, ns_to_ktime(KPB_NEST_PERIOD_US * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 	complete(&kpb_nest.started);
 	while (!kthread_should_stop()) {
