@@ -234,9 +234,7 @@ struct kretprobe_instance {
  * @rp: the probe, or NULL once it was unregistered; instances in flight
  *	outlive the probe and free their tier when the last one comes back
  * @newer: the tier added after this one, or NULL
- * @nr: the instances of this tier
  * @drawn: an instance was taken from this tier while it was the newest
- * @capped: (first tier) the tiers hold as many instances as they may
  * @refs: instances not yet retired, plus one while the probe is
  *	registered.  Nothing counts per hit: an instance is retired once,
  *	when the unregistration finds it at home or when it comes back
@@ -251,9 +249,7 @@ struct kretprobe_pool {
 	struct objpool_head objs;
 	struct kretprobe __rcu *rp;
 	struct kretprobe_pool *newer;
-	int nr;
 	bool drawn;
-	bool capped;
 	atomic_t refs;
 	struct irq_work release_iw;
 	struct rcu_work release_rwork;

@@ -819,7 +819,8 @@ int enable_kprobe(struct kprobe *p)
 		ret = -EINVAL;
 	} else if (p->flags & KPROBE_FLAG_DISABLED) {
 		/* Silent until the commit has armed it. */
-		p->flags ^= KPROBE_FLAG_DISABLED | KPROBE_FLAG_ARMING;
+		p->flags &= ~KPROBE_FLAG_DISABLED;
+		p->flags |= KPROBE_FLAG_ARMING;
 		site_count_enabled_locked(site, p, 1);
 		ret = site_sync_armed_locked(site);
 		if (ret) {
@@ -827,7 +828,8 @@ int enable_kprobe(struct kprobe *p)
 			 * Only an ftrace site can fail; it stayed as it was,
 			 * armed only if other probes there are enabled.
 			 */
-			p->flags ^= KPROBE_FLAG_DISABLED | KPROBE_FLAG_ARMING;
+			p->flags &= ~KPROBE_FLAG_ARMING;
+			p->flags |= KPROBE_FLAG_DISABLED;
 			site_count_enabled_locked(site, p, -1);
 		}
 	}

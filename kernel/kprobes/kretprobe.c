@@ -64,7 +64,8 @@
  *      empty) marks it drawn and asks, through an irq_work (it may run in
  *      any context), for a work that appends a tier twice as big as all
  *      the others together, up to KRETPROBE_MAX_INSTANCES: at least two
- *      thirds of the pool are free then.  The work runs on a kthread
+ *      thirds of the pool are free then.  Each tier asks once: at the
+ *      cap, the newest stays drawn and nothing asks again.  The work runs on a kthread
  *      worker of its own at a real-time priority: a burst of calls comes
  *      from as many runnable tasks, and a worker that competes with them
  *      (or a workqueue that has to create one) would come too late;
@@ -225,8 +226,7 @@ instance_get_newer(struct kretprobe_pool *first)
 		if (!ri)
 			continue;
 		/* Only whether there is a newer tier: nothing read from it. */
-		if (!READ_ONCE(pool->newer) && !READ_ONCE(pool->drawn) &&
-		    !READ_ONCE(first->capped)) {
+		if (!READ_ONCE(pool->newer) && !READ_ONCE(pool->drawn)) {
 			WRITE_ONCE(pool->drawn, true);
 			irq_work_queue(&first->grow_iw);
 		}
@@ -552,11 +552,9 @@ static struct kretprobe_pool *pool_new(struct kretprobe *rp, int nr)
 		kfree(pool);
 		return NULL;
 	}
-	pool->nr = nr;
 	atomic_set(&pool->refs, nr + 1);
 	init_irq_work(&pool->release_iw, pool_release_iw);
 	INIT_RCU_WORK(&pool->release_rwork, pool_release_work);
-	init_irq_work(&pool->grow_iw, pool_grow_iw);
 	rcu_assign_pointer(pool->rp, rp);
 	return pool;
 }
@@ -579,15 +577,11 @@ static void pool_grow_work(struct kthread_work *work)
 	if (!rp)
 		goto out;
 	for (pool = first; pool; pool = pool->newer) {
-		total += pool->nr;
+		total += pool->objs.nr_objs;
 		last = pool;
 	}
-	if (!READ_ONCE(last->drawn))
+	if (!READ_ONCE(last->drawn) || total >= KRETPROBE_MAX_INSTANCES)
 		goto out;
-	if (total >= KRETPROBE_MAX_INSTANCES) {
-		WRITE_ONCE(first->capped, true);
-		goto out;
-	}
 	pool = pool_new(rp, min(2 * total, KRETPROBE_MAX_INSTANCES - total));
 	if (!pool) {
 		WRITE_ONCE(last->drawn, false);
@@ -622,6 +616,7 @@ static int kretprobe_prepare(struct kretprobe *rp)
 	first = pool_new(rp, nr);
 	if (!first)
 		return -ENOMEM;
+	init_irq_work(&first->grow_iw, pool_grow_iw);
 	kthread_init_work(&first->grow_work, pool_grow_work);
 	if (grows) {
 		first->newer = pool_new(rp, nr);

@@ -196,97 +196,52 @@ static int sleeper_fn(void *data)
 	return 0;
 }
 
-static void rp_sleepers_not_missed(struct kunit *test)
-{
-	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
-	int i, started = 0, wrong = 0;
-	struct task_struct **t;
-	struct completion *done;
-	struct sleeper *s;
-
-	t = kvcalloc(NR_SLEEPERS, sizeof(*t), GFP_KERNEL);
-	s = kvcalloc(NR_SLEEPERS, sizeof(*s), GFP_KERNEL);
-	done = kunit_kzalloc(test, sizeof(*done), GFP_KERNEL);
-	if (!t || !s || !done) {
-		kvfree(t);
-		kvfree(s);
-		KUNIT_FAIL(test, "no memory for the sleepers");
-		return;
-	}
-	init_completion(done);
-
-	/* maxactive left at its default: the pool grows as they come. */
-	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
-	for (i = 0; i < NR_SLEEPERS; i++) {
-		s[i].done = done;
-		t[i] = kthread_run(sleeper_fn, &s[i], "kpt_sleeper/%d", i);
-		if (IS_ERR(t[i]))
-			t[i] = NULL;
-		else
-			started++;
-	}
-	for (i = 0; i < 500 && atomic_read(&c->entries) < started; i++)
-		msleep(20);
-	complete_all(done);
-	for (i = 0; i < NR_SLEEPERS; i++) {
-		if (!t[i])
-			continue;
-		kthread_stop(t[i]);
-		if (s[i].ret != 7)
-			wrong++;
-	}
-	kvfree(t);
-	kvfree(s);
-	KUNIT_EXPECT_EQ(test, started, NR_SLEEPERS);
-	KUNIT_EXPECT_EQ(test, wrong, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), started);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), started);
-	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
-	KUNIT_EXPECT_EQ(test, c->rp.kp.nmissed, 0UL);
-}
-
-struct burst_sleeper {
+struct gated_sleeper {
 	struct sleeper s;
 	struct completion *go;
 };
 
-static int burst_sleeper_fn(void *data)
+static int gated_sleeper_fn(void *data)
 {
-	struct burst_sleeper *b = data;
+	struct gated_sleeper *g = data;
 
-	wait_for_completion(b->go);
-	return sleeper_fn(&b->s);
+	wait_for_completion(g->go);
+	return sleeper_fn(&g->s);
 }
 
-#define NR_BURST	1024
-
 /*
- * Release NR_BURST sleepers at once into the hooked function, wait until
- * each is inside or missed, let them all return.  Return: how many ran.
+ * Run @n kthreads into the hooked kpt_sleep_fn, wait until each is inside
+ * or missed, then let them all return.  With @together they wait at a
+ * gate and go in at once when it opens; otherwise each goes in as soon
+ * as it is made.  @wrong counts the calls that returned a wrong value.
+ * Return: how many ran.
  */
-static int rp_burst(struct kunit *test, struct rp_ctx *c)
+static int rp_sleepers_run(struct kunit *test, struct rp_ctx *c, int n,
+			   bool together, int *wrong)
 {
 	int i, started = 0, base = atomic_read(&c->entries) + c->rp.nmissed;
 	struct completion *done, *go;
-	struct burst_sleeper *b;
+	struct gated_sleeper *g;
 	struct task_struct **t;
 
-	t = kvcalloc(NR_BURST, sizeof(*t), GFP_KERNEL);
-	b = kvcalloc(NR_BURST, sizeof(*b), GFP_KERNEL);
+	t = kvcalloc(n, sizeof(*t), GFP_KERNEL);
+	g = kvcalloc(n, sizeof(*g), GFP_KERNEL);
 	done = kunit_kzalloc(test, sizeof(*done), GFP_KERNEL);
 	go = kunit_kzalloc(test, sizeof(*go), GFP_KERNEL);
-	if (!t || !b || !done || !go) {
+	if (!t || !g || !done || !go) {
 		kvfree(t);
-		kvfree(b);
+		kvfree(g);
 		KUNIT_FAIL(test, "no memory for the sleepers");
 		return 0;
 	}
 	init_completion(done);
 	init_completion(go);
-	for (i = 0; i < NR_BURST; i++) {
-		b[i].s.done = done;
-		b[i].go = go;
-		t[i] = kthread_run(burst_sleeper_fn, &b[i], "kpt_burst/%d", i);
+	if (!together)
+		complete_all(go);
+	for (i = 0; i < n; i++) {
+		g[i].s.done = done;
+		g[i].go = go;
+		t[i] = kthread_run(gated_sleeper_fn, &g[i], "kpt_sleeper/%d", i);
 		if (IS_ERR(t[i]))
 			t[i] = NULL;
 		else
@@ -297,14 +252,36 @@ static int rp_burst(struct kunit *test, struct rp_ctx *c)
 			       READ_ONCE(c->rp.nmissed) < base + started; i++)
 		msleep(20);
 	complete_all(done);
-	for (i = 0; i < NR_BURST; i++) {
-		if (t[i])
-			kthread_stop(t[i]);
+	*wrong = 0;
+	for (i = 0; i < n; i++) {
+		if (!t[i])
+			continue;
+		kthread_stop(t[i]);
+		if (g[i].s.ret != 7)
+			(*wrong)++;
 	}
 	kvfree(t);
-	kvfree(b);
+	kvfree(g);
 	return started;
 }
+
+static void rp_sleepers_not_missed(struct kunit *test)
+{
+	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
+	int started, wrong;
+
+	/* maxactive left at its default: the pool grows as they come. */
+	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
+	started = rp_sleepers_run(test, c, NR_SLEEPERS, false, &wrong);
+	KUNIT_EXPECT_EQ(test, started, NR_SLEEPERS);
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), started);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), started);
+	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, c->rp.kp.nmissed, 0UL);
+}
+
+#define NR_BURST	1024
 
 /*
  * The same at once: the sleepers wait at a gate and all go into the
@@ -315,16 +292,18 @@ static int rp_burst(struct kunit *test, struct rp_ctx *c)
 static void rp_burst_of_sleepers(struct kunit *test)
 {
 	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
-	int first, second, missed;
+	int first, second, missed, wrong;
 
 	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
-	first = rp_burst(test, c);
+	first = rp_sleepers_run(test, c, NR_BURST, true, &wrong);
 	missed = c->rp.nmissed;
 	KUNIT_EXPECT_EQ(test, first, NR_BURST);
+	KUNIT_EXPECT_EQ(test, wrong, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns) + missed, first);
 
-	second = rp_burst(test, c);
+	second = rp_sleepers_run(test, c, NR_BURST, true, &wrong);
 	KUNIT_EXPECT_EQ(test, second, NR_BURST);
+	KUNIT_EXPECT_EQ(test, wrong, 0);
 	KUNIT_EXPECT_EQ(test, c->rp.nmissed, missed);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), first + second - missed);
 	kunit_info(test, "first burst of %d: %d missed\n", first, missed);
@@ -337,28 +316,13 @@ static void rp_burst_of_sleepers(struct kunit *test)
 static void rp_maxactive_is_a_limit(struct kunit *test)
 {
 	struct rp_ctx *c = new_rp(test, "kpt_sleep_fn");
-	struct completion *done = kunit_kzalloc(test, sizeof(*done), GFP_KERNEL);
-	struct sleeper *s = kunit_kcalloc(test, 8, sizeof(*s), GFP_KERNEL);
-	struct task_struct *t[8];
-	int i;
+	int started, wrong;
 
-	KUNIT_ASSERT_TRUE(test, done && s);
-	init_completion(done);
 	c->rp.maxactive = 3;
 	KUNIT_ASSERT_EQ(test, rp_register(test, c), 0);
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		s[i].done = done;
-		t[i] = kthread_run(sleeper_fn, &s[i], "kpt_limited/%d", i);
-		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));
-	}
-	for (i = 0; i < 500 && atomic_read(&c->entries) +
-			       READ_ONCE(c->rp.nmissed) < ARRAY_SIZE(t); i++)
-		msleep(20);
-	complete_all(done);
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		kthread_stop(t[i]);
-		KUNIT_EXPECT_EQ(test, s[i].ret, 7);
-	}
+	started = rp_sleepers_run(test, c, 8, false, &wrong);
+	KUNIT_EXPECT_EQ(test, started, 8);
+	KUNIT_EXPECT_EQ(test, wrong, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 3);
 	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 5);
