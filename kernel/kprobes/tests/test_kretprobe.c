@@ -106,12 +106,11 @@ static void rp_handler_sees_return(struct kunit *test)
 			(unsigned long)rp_handler_sees_return, 4096UL);
 	KUNIT_EXPECT_EQ(test, c->rp.nmissed, 0);
 	/*
-	 * The handler runs with preemption off; with interrupts as the
-	 * function returned (on, here), but on arm64, where they are off
-	 * as under stock arm64's BRK trampoline.
+	 * The handler runs with preemption off and with interrupts as the
+	 * function returned: on, here.
 	 */
 	KUNIT_EXPECT_TRUE(test, c->preempt_off);
-	KUNIT_EXPECT_EQ(test, c->irqs_off, IS_ENABLED(CONFIG_ARM64));
+	KUNIT_EXPECT_FALSE(test, c->irqs_off);
 	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 	unregister_kretprobe(&c->rp);
 	kpt_target(1);

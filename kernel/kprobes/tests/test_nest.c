@@ -8,8 +8,8 @@
  * The outer handler queues a hard irq_work and waits for it, so that the
  * interrupt comes in while the handler runs; the irq_work calls the
  * function the inner probe is on.  The outer handler must run with
- * interrupts on: a return handler does on every architecture, a pre
- * handler at an ftrace call site or through an optimized jump does too.
+ * interrupts on: a return handler does on every port, a pre handler at
+ * an ftrace call site or through an optimized jump does too.
  */
 #include <kunit/test.h>
 #include <linux/kprobes.h>
@@ -144,7 +144,7 @@ static void nest_run(struct kunit *test)
 {
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&nest->outer), 0);
 	KUNIT_EXPECT_EQ(test, kpt_target(1), 2);
-	/* Where the handler ran with interrupts off, the work comes now. */
+	/* Had the handler run with interrupts off, the work came now. */
 	irq_work_sync(&nest->work);
 	unregister_kretprobe(&nest->outer);
 	nest_expect_no_miss(test, &nest->outer.kp);
@@ -152,14 +152,14 @@ static void nest_run(struct kunit *test)
 }
 
 /*
- * Did the interrupt come in while the outer handler ran?  Not where the
- * handler runs with interrupts off (arm64's return handlers): it came
- * after the handler, and this case had nothing to nest.
+ * Did the interrupt come in while the outer handler ran?  Return handlers
+ * and handlers at ftrace call sites run with interrupts as the probed code
+ * had them, on every port.
  */
 static void nest_expect_interrupted(struct kunit *test)
 {
-	if (nest->outer_irqs_off)
-		kunit_skip(test, "the handler runs with interrupts off here");
+	KUNIT_EXPECT_FALSE_MSG(test, nest->outer_irqs_off,
+			       "the handler ran with interrupts off");
 	KUNIT_EXPECT_TRUE_MSG(test, nest->work_in_handler,
 			      "the interrupt did not come in the handler");
 }

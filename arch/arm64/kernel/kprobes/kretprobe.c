@@ -11,7 +11,6 @@
  * meets the trampoline's address in a frame record.
  */
 #include <linux/kprobes.h>
-#include <linux/irqflags.h>
 #include <asm/ptrace.h>
 
 #include "internal.h"
@@ -62,18 +61,13 @@ NOKPROBE_SYMBOL(is_kretprobe_trampoline);
  * Called by the trampoline with the pt_regs it built.  Return: the real
  * return address, which the trampoline puts in X30 and returns to.
  *
- * The handlers run with interrupts off, as they do on the stock arm64
- * kernel, whose trampoline is a BRK: an interrupt meanwhile would make
- * every probe it hits count a missed hit that stock does not have.
+ * The handlers run with interrupts as the function returned with them,
+ * as on the other ports: an interrupt that comes in meanwhile runs the
+ * handlers of the probes it hits (the core nests hits by context).
  */
 asmlinkage unsigned long arm64_kretprobe_return(struct pt_regs *regs)
 {
-	unsigned long flags, ret;
-
-	local_irq_save(flags);
-	ret = kretprobe_trampoline_handler(regs, regs->regs[29]);
-	local_irq_restore(flags);
-	return ret;
+	return kretprobe_trampoline_handler(regs, regs->regs[29]);
 }
 
 NOKPROBE_SYMBOL(arm64_kretprobe_return);

@@ -13,8 +13,8 @@
  * Then every register, NZCV included, goes back as pt_regs holds it,
  * except X30, which gets the real return address: what the function's
  * own RET left there.  RET through it needs no other register and no
- * trap, and changes no flag.  DAIF is never touched here: the C code
- * turns interrupts off around the handlers and back as it found them.
+ * trap, and changes no flag.  DAIF is never touched: the handlers run
+ * with interrupts as the function returned with them.
  */
 #include <linux/linkage.h>
 #include <asm/asm-offsets.h>
