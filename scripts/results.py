@@ -349,6 +349,37 @@ def block_bisect():
     return out or ["(no bisect-check page yet)"]
 
 
+
+# The lost-event cases of the nest and sleepers groups: (key prefix, what).
+NEST_CASES = [("nest_opt", "timer probe during an optimized probe's 30 µs pre handler"),
+              ("nest_post", "the same, both probes with post handlers"),
+              ("nest_trap", "the same, the busy probe on a trap site")]
+
+
+def block_nest():
+    """Events seen and missed, ours beside stock, from bench-*-nest."""
+    pages = [(n, label) for n, label in BENCH_CONFIGS if read_page(n + "-nest")[0]]
+    if not pages:
+        return ["(no page yet: `BENCH_TAG=nest BENCH_MODARGS='only=nest,sleepers' make bench`)"]
+    out = ["| events (config) | ours: seen of sent (missed) | stock: seen of sent (missed) |",
+           "|---|---:|---:|"]
+    refs = []
+    for name, label in pages:
+        f, rows = bench_rows(name + "-nest")
+        refs.append("- " + page_ref(name + "-nest", f) + f", `{f.get('command', '?').strip('`')}`.")
+        if "sleepers_returns" in rows:
+            t, r, m = rows["sleepers_tasks"], rows["sleepers_returns"], rows["sleepers_nmissed"]
+            out.append(f"| returns of {t[3]} tasks asleep in a kretprobed function, "
+                       f"default maxactive ({label}) | {r[3]} of {t[3]} ({m[3]}) | "
+                       f"{r[4]} of {t[4]} ({m[4]}) |")
+        for key, what in NEST_CASES:
+            if key + "_fired" not in rows:
+                continue
+            c, s, m = rows[key + "_fired"], rows[key + "_seen"], rows[key + "_missed"]
+            out.append(f"| {what} ({label}) | {s[3]} of {c[3]} ({m[3]}) | {s[4]} of {c[4]} ({m[4]}) |")
+    return out + [""] + refs
+
+
 # Stock 6.12's HAVE_KPROBES architectures: what the series gives each,
 # the kunit.py pages that test it (ours, stock) and the matrix line that
 # builds it, if any: (architecture, what the series gives it, kunit.py
@@ -433,6 +464,7 @@ def block_archs():
 
 
 BLOCKS = {"archs": block_archs, "tests": block_tests, "bench": block_bench, "fuzz": block_fuzz,
+          "nest": block_nest,
           "matrix": block_matrix, "bisect": block_bisect}
 
 MD_BLOCK = re.compile(r"(<!-- results:(\w+) -->\n)(.*?)(<!-- /results:\2 -->)", re.S)
