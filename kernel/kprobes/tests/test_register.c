@@ -102,6 +102,9 @@ static const char * const own_code[] = {
 	"kprobe_breakpoint_handler", "kprobe_single_step_handler",
 	"kretprobe_trampoline",
 #endif
+#ifdef CONFIG_PPC
+	"kprobe_handler", "kprobe_post_handler", "kretprobe_trampoline",
+#endif
 };
 
 static void reg_blacklisted(struct kunit *test)

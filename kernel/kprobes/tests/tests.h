@@ -81,6 +81,14 @@ static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
 {
 	KUNIT_EXPECT_EQ(test, trapnr, EXC_LOAD_PAGE_FAULT);
 }
+#elif defined(CONFIG_PPC)
+#include <linux/signal.h>
+
+/* powerpc's do_page_fault() passes the signal it would send: SIGSEGV. */
+static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
+{
+	KUNIT_EXPECT_EQ(test, trapnr, SIGSEGV);
+}
 #else
 static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
 {
