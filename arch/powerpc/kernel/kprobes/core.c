@@ -311,6 +311,30 @@ static bool within(unsigned long addr, const char *start, const char *end)
 	return addr >= (unsigned long)start && addr < (unsigned long)end;
 }
 
+#ifdef CONFIG_PPC_BOOK3S_64
+/* 64-bit Book3S: the interrupt vectors, entered with translation off. */
+static bool within_interrupt_vectors(unsigned long addr)
+{
+	return within(addr, __start_interrupts, __end_interrupts);
+}
+
+static int __init blacklist_interrupt_vectors(void)
+{
+	return kprobe_add_area_blacklist((unsigned long)__start_interrupts,
+					 (unsigned long)__end_interrupts);
+}
+#else
+static bool within_interrupt_vectors(unsigned long addr)
+{
+	return false;
+}
+
+static int __init blacklist_interrupt_vectors(void)
+{
+	return 0;
+}
+#endif
+
 /**
  * arch_within_kprobe_blacklist - powerpc text that is never probed
  * @addr: a text address
@@ -320,11 +344,9 @@ static bool within(unsigned long addr, const char *start, const char *end)
  */
 bool arch_within_kprobe_blacklist(unsigned long addr)
 {
-	if (within(addr, __kprobes_text_start, __kprobes_text_end) ||
-	    within(addr, __irqentry_text_start, __irqentry_text_end))
-		return true;
-	return IS_ENABLED(CONFIG_PPC_BOOK3S_64) &&
-	       within(addr, __start_interrupts, __end_interrupts);
+	return within(addr, __kprobes_text_start, __kprobes_text_end) ||
+	       within(addr, __irqentry_text_start, __irqentry_text_end) ||
+	       within_interrupt_vectors(addr);
 }
 
 /**
@@ -336,10 +358,8 @@ int __init arch_populate_kprobe_blacklist(void)
 {
 	int ret = kprobe_add_area_blacklist((unsigned long)__irqentry_text_start,
 					    (unsigned long)__irqentry_text_end);
-	if (ret || !IS_ENABLED(CONFIG_PPC_BOOK3S_64))
-		return ret;
-	return kprobe_add_area_blacklist((unsigned long)__start_interrupts,
-					 (unsigned long)__end_interrupts);
+
+	return ret ?: blacklist_interrupt_vectors();
 }
 
 /**
