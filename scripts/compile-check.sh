@@ -4,9 +4,9 @@
 # change of the generic code that breaks one of them fails at once, in
 # minutes, not in a matrix line of an hour.
 #
-# For each of CC_ARCHES (default "i386 riscv arm64"): the architecture's
-# defconfig plus configs/matrix/<i386|cross|arm64>.config (kprobes, their
-# users and the KUnit suites) with modules on, then `make prepare` and W=1
+# For each of CC_ARCHES (default "i386 riscv arm64 ppc64 ppc64le ppc32"):
+# the architecture's defconfig plus configs/matrix/<i386|cross|arm64>.config
+# (kprobes, their users and the KUnit suites) with modules on, then `make prepare` and W=1
 # builds of kernel/kprobes/ and the architecture's kprobes directory only.
 # kunit.py on arm64 (CI) builds everything in, without modules; this
 # builds the module paths too.  Each architecture is one line:
@@ -19,7 +19,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-CC_ARCHES=${CC_ARCHES:-"i386 riscv arm64"}
+CC_ARCHES=${CC_ARCHES:-"i386 riscv arm64 ppc64 ppc64le ppc32"}
 CDIR=$BUILD/compile-check
 SRC=$BUILD/linux
 FRAG=$ROOT/configs/matrix
@@ -37,13 +37,24 @@ arch_setup() {
 		VARS=(ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu-
 		      "CC=ccache riscv64-linux-gnu-gcc")
 		DEFCONFIG=defconfig FRAGMENT=$FRAG/cross.config
-		ARCHDIR=arch/riscv/kernel/probes/ ;;
+		ARCHDIR=arch/riscv/kernel/kprobes/ ;;
 	arm64)
 		VARS=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 		      "CC=ccache aarch64-linux-gnu-gcc")
 		DEFCONFIG=defconfig FRAGMENT=$FRAG/arm64.config
-		ARCHDIR=arch/arm64/kernel/probes/ ;;
-	*) die "CC_ARCHES: $1: compile-check knows i386, riscv and arm64" ;;
+		ARCHDIR=arch/arm64/kernel/kprobes/ ;;
+	# ppc64 big-endian ELFv2, ppc64le and 32-bit Book3S: one compiler.
+	ppc64 | ppc64le | ppc32)
+		VARS=(ARCH=powerpc CROSS_COMPILE=powerpc64le-linux-gnu-
+		      "CC=ccache powerpc64le-linux-gnu-gcc")
+		case $1 in
+		ppc64) DEFCONFIG=ppc64_defconfig ;;
+		ppc64le) DEFCONFIG=ppc64le_defconfig ;;
+		ppc32) DEFCONFIG=pmac32_defconfig ;;
+		esac
+		FRAGMENT=$FRAG/cross.config
+		ARCHDIR=arch/powerpc/kernel/kprobes/ ;;
+	*) die "CC_ARCHES: $1: compile-check knows i386, riscv, arm64, ppc64, ppc64le and ppc32" ;;
 	esac
 }
 
@@ -78,7 +89,7 @@ check_arch() {
 	if ! cmake "$obj" -j"$NPROC" prepare >>"$log" 2>&1 ||
 	   ! cmake "$obj" -j"$NPROC" W=1 kernel/kprobes/ "$ARCHDIR" \
 			>>"$log" 2>&1; then
-		echo "compile-check $a: FAILED ($(grep -m1 -E 'error' "$log" || echo "see $log"))"
+		echo "compile-check $a: FAILED ($(grep -m1 -E ': (fatal )?error:' "$log" || echo "see $log"))"
 		return 1
 	fi
 	# 3. Count what was built and what warned.
