@@ -468,6 +468,32 @@ static int hotplug_back(void *unused)
 	return 0;
 }
 
+/*
+ * Probe the function a CPU going down reports itself dead with.  powerpc
+ * turns ftrace off on that CPU from __cpu_disable() on, so a probe on the
+ * function's ftrace call would never fire there: it goes on the next
+ * instruction instead (4 bytes on), as a breakpoint.
+ */
+static int hotplug_hold_register(struct kunit *test, struct hotplug_hold *h)
+{
+	unsigned long next;
+	int ret;
+
+	h->kp.symbol_name = "cpuhp_report_idle_dead";
+	h->kp.pre_handler = hotplug_hold_pre;
+	ret = register_kprobe(&h->kp);
+	if (!ret && IS_ENABLED(CONFIG_PPC) && kprobe_ftrace(&h->kp)) {
+		next = (unsigned long)h->kp.addr + 4;
+		unregister_kprobe(&h->kp);
+		memset(&h->kp, 0, sizeof(h->kp));
+		h->kp.addr = (kprobe_opcode_t *)next;
+		h->kp.pre_handler = hotplug_hold_pre;
+		ret = register_kprobe(&h->kp);
+	}
+	return ret ?: kunit_add_action_or_reset(test, kpt_unregister_action,
+						&h->kp);
+}
+
 static void quiesce_waits_for_cpu_going_down(struct kunit *test)
 {
 	struct hotplug_hold *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
@@ -479,9 +505,7 @@ static void quiesce_waits_for_cpu_going_down(struct kunit *test)
 		kunit_skip(test, "needs CPU hotplug and a second CPU");
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	h->cpu = cpumask_last(cpu_online_mask);
-	h->kp.symbol_name = "cpuhp_report_idle_dead";
-	h->kp.pre_handler = hotplug_hold_pre;
-	ret = kpt_register(test, &h->kp);
+	ret = hotplug_hold_register(test, h);
 	/* Its first instruction may be one the arch cannot probe (riscv). */
 	if (ret)
 		kunit_skip(test, "cpuhp_report_idle_dead() cannot be probed: %d",

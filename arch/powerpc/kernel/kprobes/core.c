@@ -22,6 +22,7 @@
  * interrupts off (see internal.h).  A page fault the copy takes reaches
  * kprobe_fault_handler() through kprobe_page_fault().
  */
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/memory.h>
 #include <linux/sched/task_stack.h>
@@ -280,6 +281,21 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 
 NOKPROBE_SYMBOL(kprobe_fault_handler);
 
+/*
+ * The ftrace call site among a function's first instructions, with
+ * KPROBES_ON_FTRACE: -mprofile-kernel puts it after "mflr r0" (and, with
+ * older compilers, a "std r0"), past the ELFv2 local entry.  0 if none.
+ */
+static unsigned long entry_ftrace_site(unsigned long func)
+{
+	unsigned long site;
+
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		return 0;
+	site = ftrace_location(func);
+	return site > func && site - func <= 16 ? site : 0;
+}
+
 /**
  * arch_adjust_kprobe_addr - the address to probe for a symbol and offset
  * @addr: start of the function
@@ -289,8 +305,10 @@ NOKPROBE_SYMBOL(kprobe_fault_handler);
  * On ELFv2 a function that sets up its TOC pointer has a global entry,
  * the symbol, and a local one after that setup, where calls from the same
  * TOC land: a probe on the function (offset 0) goes there, as on the
- * stock kernel, so that every call hits it.  The local entry asked for
- * by its offset is the entry too.
+ * stock kernel, so that every call hits it; or, when the function has an
+ * ftrace call site among its first instructions and probes may use it,
+ * onto that site, whose probes ftrace runs.  The local entry and the
+ * site asked for by their offsets are the entry too.
  *
  * Return: the address to probe.
  */
@@ -299,11 +317,15 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
 					 bool *on_func_entry)
 {
 	unsigned long local = ppc_function_entry((void *)addr) - addr;
+	unsigned long site = entry_ftrace_site(addr);
 
 	if (!IS_ENABLED(CONFIG_PPC64_ELF_ABI_V2))
 		local = 0;
-	*on_func_entry = !offset || offset == local;
-	return (kprobe_opcode_t *)(addr + (offset ?: local));
+	*on_func_entry = !offset || offset == local ||
+			 (site && offset == site - addr);
+	if (offset)
+		return (kprobe_opcode_t *)(addr + offset);
+	return (kprobe_opcode_t *)(site ?: addr + local);
 }
 
 static bool within(unsigned long addr, const char *start, const char *end)
