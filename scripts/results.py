@@ -393,9 +393,12 @@ ARCHS = [("x86_64", "all of it (see Features)", None, None),
           "arm64-defconfig"),
          ("riscv64", "kprobes, kretprobes, jprobes, stack traces through return probes "
           "(no boost, jump optimization or ftrace sites, as on stock)", "riscv",
-          "riscv-defconfig")] + \
+          "riscv-defconfig"),
+         ("powerpc", "kprobes, kretprobes, jprobes, stack traces through return probes, "
+          "ftrace sites, on ppc64 ELFv2 (big- and little-endian) and 32-bit (not yet: ppc64 "
+          "ELFv1 and jump optimization, which stock has)", "powerpc", "powerpc-defconfig")] + \
         [(a, NOT_PORTED, None, a + "-defconfig") for a in
-         ("powerpc", "s390", "loongarch", "mips", "arm", "sparc", "sh", "arc", "parisc",
+         ("s390", "loongarch", "mips", "arm", "sparc", "sh", "arc", "parisc",
           "csky")]
 
 
