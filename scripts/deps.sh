@@ -32,7 +32,7 @@ case ${ARCH:-x86_64} in
 arm64) PKGS+=(gcc-aarch64-linux-gnu qemu-system-arm libc6-dev-arm64-cross) ;;
 riscv) PKGS+=(gcc-riscv64-linux-gnu qemu-system-misc qemu-system-data) ;;
 # powerpc: one compiler for ppc64 big- and little-endian (-mbig-endian).
-powerpc) PKGS+=(gcc-powerpc64le-linux-gnu qemu-system-ppc qemu-system-data) ;;
+powerpc | ppc64le) PKGS+=(gcc-powerpc64le-linux-gnu qemu-system-ppc qemu-system-data) ;;
 esac
 # The base kernel is pinned: bookworm-security moves linux-source-6.12 to
 # newer stable releases, and the glue patches are made against this one.

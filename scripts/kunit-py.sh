@@ -3,7 +3,8 @@
 #
 #   tools/testing/kunit/kunit.py run --arch=$ARCH --kunitconfig=kernel/kprobes
 #
-# ARCH is x86_64 (the default), i386, arm64, riscv or powerpc; the others are cross
+# ARCH is x86_64 (the default), i386, arm64, riscv, powerpc or ppc64le
+# (kunit.py's powerpc config, little-endian); the others are cross
 # built with Debian's cross compilers (CROSS_COMPILE, guessed from ARCH).
 #
 # in the FLAVOR's source tree, so everything is built in (=y): our suites,
@@ -27,8 +28,13 @@ riscv) CROSS_COMPILE=${CROSS_COMPILE-riscv64-linux-gnu-} ;;
 # kunit.py's powerpc config is ppc64 big-endian ELFv2 (pseries, POWER8);
 # the little-endian compiler builds it with -mbig-endian.
 powerpc) CROSS_COMPILE=${CROSS_COMPILE-powerpc64le-linux-gnu-} ;;
-*) die "ARCH=$ARCH: kunit-py knows x86_64, i386, arm64, riscv and powerpc" ;;
+# ppc64le: the same config, little-endian (kunit.py --arch=powerpc).
+ppc64le)
+	CROSS_COMPILE=${CROSS_COMPILE-powerpc64le-linux-gnu-}
+	KUNIT_ARCH=powerpc KCONFIG_ADD=CONFIG_CPU_LITTLE_ENDIAN=y ;;
+*) die "ARCH=$ARCH: kunit-py knows x86_64, i386, arm64, riscv, powerpc and ppc64le" ;;
 esac
+KUNIT_ARCH=${KUNIT_ARCH:-$ARCH}
 SUFFIX=$FLAVOR
 [ "$ARCH" = x86_64 ] || SUFFIX=$FLAVOR-$ARCH
 KDIR=$BUILD/kunit-py-$SUFFIX
@@ -46,7 +52,8 @@ main() {
 	{
 		echo "=== KTAP BEGIN kunit.py ==="
 		(cd "$SRC" && python3 tools/testing/kunit/kunit.py run \
-			--arch="$ARCH" --kunitconfig="$KUNITCONFIG" \
+			--arch="$KUNIT_ARCH" --kunitconfig="$KUNITCONFIG" \
+			${KCONFIG_ADD:+--kconfig_add="$KCONFIG_ADD"} \
 			${CROSS_COMPILE:+--cross_compile="$CROSS_COMPILE"} \
 			--build_dir="$KDIR" --jobs="$NPROC" \
 			--make_options "CC=ccache ${CROSS_COMPILE}gcc" \
