@@ -48,7 +48,7 @@ main() {
 	t0=$(date +%s)
 	[ -f "$SRC/tools/testing/kunit/kunit.py" ] || die "no kunit.py in $SRC"
 	mkdir -p "$KDIR"
-	log "kunit.py run --arch=$ARCH --kunitconfig=kernel/kprobes in ${SRC#"$ROOT"/} (build: ${KDIR#"$ROOT"/}, log: ${LOG#"$ROOT"/})"
+	log "kunit.py run --arch=$KUNIT_ARCH${KCONFIG_ADD:+ --kconfig_add=$KCONFIG_ADD} --kunitconfig=kernel/kprobes in ${SRC#"$ROOT"/} (build: ${KDIR#"$ROOT"/}, log: ${LOG#"$ROOT"/})"
 	{
 		echo "=== KTAP BEGIN kunit.py ==="
 		(cd "$SRC" && python3 tools/testing/kunit/kunit.py run \
