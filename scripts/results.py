@@ -448,17 +448,18 @@ def block_archs():
             ok = sum(1 for r in x86 if r[1].startswith("ok"))
             how.append((f"`make test` {t[0]}/{t[1]}/{t[2]} (passed/failed/skipped), " if t else "") +
                        f"{ok} of {len(x86)} x86_64 configs of `make matrix` build")
-        if kunit:
-            kf, kbody = read_page(f"kunit-py-ours-{kunit}")
-            sf, sbody = read_page(f"kunit-py-incumbent-{kunit}")
+        # powerpc: the big-endian config, then the little-endian one.
+        for ka in ([kunit, "ppc64le"] if kunit == "powerpc" else [kunit] if kunit else []):
+            kf, kbody = read_page(f"kunit-py-ours-{ka}")
+            sf, sbody = read_page(f"kunit-py-incumbent-{ka}")
             kt = totals(kbody)
             if kt:
                 lib, slib = kunit_case(kbody, "kprobes_test"), kunit_case(sbody, "kprobes_test")
-                how.append(f"`ARCH={kunit} make kunit-py` {kt[0]}/{kt[1]}/{kt[2]}"
+                how.append(f"`ARCH={ka} make kunit-py` {kt[0]}/{kt[1]}/{kt[2]}"
                            + (f", `lib/test_kprobes.c` {lib[0]}/{lib[1]}" if lib else "")
                            + (f" (stock: {slib[0]}/{slib[1]})" if slib else "")
                            + f", {kf.get('date', '?')[:10]} {kf.get('commit', '?')}")
-            how += [x for x in (arch_test_run(kunit), arch_fuzz(kunit)) if x]
+            how += [x for x in (arch_test_run(ka), arch_fuzz(ka)) if x]
         if line and line in mrows:
             r = mrows[line]
             how.append(f"`make matrix` line `{line}`: {r[1]}, {r[5]}")
