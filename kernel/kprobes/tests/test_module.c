@@ -43,6 +43,18 @@ static int rmmod_target(void)
 #define KPT_MOD_COMING	MODULE_STATE_COMING
 #define KPT_MOD_GOING	MODULE_STATE_GOING
 
+#ifdef CONFIG_MODULE_UNLOAD
+static void put_symbol(const char *name)
+{
+	__symbol_put(name);
+}
+#else
+/* Without unloading, __symbol_get() takes no reference to drop. */
+static void put_symbol(const char *name)
+{
+}
+#endif
+
 /* Call kpt_mod_func() without keeping a reference on the module. */
 static int call_target(int x)
 {
@@ -52,7 +64,7 @@ static int call_target(int x)
 	if (!fn)
 		return -1;
 	ret = fn(x);
-	__symbol_put("kpt_mod_func");
+	put_symbol("kpt_mod_func");
 	return ret;
 }
 
@@ -62,7 +74,7 @@ static void *target_addr(void)
 	void *fn = __symbol_get("kpt_mod_func");
 
 	if (fn)
-		__symbol_put("kpt_mod_func");
+		put_symbol("kpt_mod_func");
 	return fn;
 }
 
@@ -73,7 +85,7 @@ static struct kpt_init_probe_state *get_init_probe_state(void)
 
 static void put_init_probe_state(void)
 {
-	__symbol_put("kpt_init_probe_state");
+	put_symbol("kpt_init_probe_state");
 }
 
 static void *get_each_symbol(void)
@@ -83,7 +95,7 @@ static void *get_each_symbol(void)
 
 static void put_each_symbol(void)
 {
-	__symbol_put("kpt_mod_each_symbol");
+	put_symbol("kpt_mod_each_symbol");
 }
 #else
 /* Never used: mod_init() skips every case. */
