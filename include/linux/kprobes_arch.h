@@ -394,6 +394,16 @@ void arch_free_kprobe_slot_page(void *page);
  *				@entry (ppc64 ELFv1 and parisc64 read it
  *				from the function descriptor @entry points
  *				to).  Registration, no lock needed
+ * arch_jprobe_restore_regs()	put the registers a jprobe's hit saved
+ *				(@saved) back into the context of the
+ *				breakpoint in jprobe_return() (@regs), to
+ *				resume the hit.  Default: all of them.  An
+ *				architecture whose pt_regs also hold state
+ *				of the exception itself, which a hit through
+ *				ftrace never filled in (powerpc: the soft
+ *				interrupt mask, the trap number, the
+ *				user-access key), copies only the registers
+ *				of the probed code.  Handler context
  * arch_jprobe_enter_mirror()	point the hit's @regs at the mirror
  *				@entry.  Default: set the instruction
  *				pointer to arch_jprobe_mirror_entry() (ppc64
@@ -447,6 +457,14 @@ void arch_free_kprobe_slot_page(void *page);
 static __always_inline unsigned long arch_jprobe_mirror_entry(void *entry)
 {
 	return (unsigned long)entry;
+}
+#endif
+
+#ifndef arch_jprobe_restore_regs
+static __always_inline void arch_jprobe_restore_regs(struct pt_regs *regs,
+						     const struct pt_regs *saved)
+{
+	*regs = *saved;
 }
 #endif
 

@@ -170,7 +170,7 @@ bool kprobe_jprobe_return(struct pt_regs *regs)
 	if (WARN_ON_ONCE(!jprobe_abandon_frames(s, sp)))
 		return false;
 	jprobe_copy_words((unsigned long *)s->start, s->stack, s->len);
-	*regs = s->regs;
+	arch_jprobe_restore_regs(regs, &s->regs);
 	preempt_enable_no_resched();
 
 	kprobe_hit_step(f, regs);
