@@ -11,6 +11,8 @@
 #include <asm/asm-compat.h>
 #include <asm/ppc-opcode.h>
 #include <asm/ptrace.h>
+#include <asm/asm-offsets.h>
+#include <asm/reg.h>
 
 	.text
 
@@ -73,8 +75,10 @@ _GLOBAL(kpt_ppc_add10)
 /*
  * Never called: what registration must refuse, and what it must not.
  * A reservation loop (its larx, an instruction inside, its stcx.; the
- * branch after the stcx. is fine), a trap, and the suffix of a prefixed
- * instruction (paddi r3,0,1).
+ * branch after the stcx. is fine), a trap, what changes the interrupt
+ * state behind the step (mtspr to SRR0, wrteei, on 64-bit a load of the
+ * PACA's soft mask), bctar, and the suffix of a prefixed instruction
+ * (paddi r3,0,1).
  */
 _GLOBAL(kpt_ppc_refused)
 .Lkpt_ppc_larx:
@@ -87,6 +91,19 @@ _GLOBAL(kpt_ppc_refused)
 	bne-	.Lkpt_ppc_larx
 .Lkpt_ppc_trap:
 	tw	31, 0, 0
+.Lkpt_ppc_mtsrr0:
+	mtspr	SPRN_SRR0, r3
+.Lkpt_ppc_wrteei:
+	.long	0x7c000146	/* wrteei 0 */
+.Lkpt_ppc_bctar:
+	.long	0x4e800460	/* bctar */
+#ifdef CONFIG_PPC64
+.Lkpt_ppc_softmask:
+	lbz	r9, PACAIRQSOFTMASK(r13)
+#else
+	/* No soft mask on 32-bit: the offset names the trap (unused). */
+	.set	.Lkpt_ppc_softmask, .Lkpt_ppc_trap
+#endif
 	.balign	64
 .Lkpt_ppc_prefix:
 	.long	0x06000000
@@ -131,7 +148,7 @@ KPT_PPC_OFF emul, kpt_ppc_flags, .Lkpt_ppc_emul
 KPT_PPC_OFF step, kpt_ppc_flags, .Lkpt_ppc_step
 KPT_PPC_OFF cr, kpt_ppc_flags, .Lkpt_ppc_cr
 KPT_PPC_OFF bl, kpt_ppc_branch, .Lkpt_ppc_bl
-.irp r, larx, in_seq, stcx, after_seq, trap, suffix
+.irp r, larx, in_seq, stcx, after_seq, trap, suffix, mtsrr0, wrteei, bctar, softmask
 KPT_PPC_OFF \r, kpt_ppc_refused, .Lkpt_ppc_\r
 .endr
 	.globl	kpt_tail_ret_off

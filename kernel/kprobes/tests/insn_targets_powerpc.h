@@ -17,5 +17,7 @@ extern const long kpt_ppc_bl_off;
 extern const long kpt_ppc_larx_off, kpt_ppc_in_seq_off, kpt_ppc_stcx_off;
 extern const long kpt_ppc_after_seq_off, kpt_ppc_trap_off;
 extern const long kpt_ppc_suffix_off;
+extern const long kpt_ppc_mtsrr0_off, kpt_ppc_wrteei_off, kpt_ppc_bctar_off;
+extern const long kpt_ppc_softmask_off;
 
 #endif /* _KPROBES_INSN_TARGETS_POWERPC_H */

@@ -132,10 +132,20 @@ static void ppc_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ppc_try(PPC_AT(kpt_ppc_refused, stcx)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ppc_try(PPC_AT(kpt_ppc_refused, after_seq)), 0);
 	KUNIT_EXPECT_EQ(test, ppc_try(PPC_AT(kpt_ppc_refused, trap)), -EINVAL);
-	if (IS_ENABLED(CONFIG_PPC64))
+	/* What changes the interrupt state behind the step's back. */
+	KUNIT_EXPECT_EQ(test, ppc_try(PPC_AT(kpt_ppc_refused, mtsrr0)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ppc_try(PPC_AT(kpt_ppc_refused, wrteei)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ppc_try(PPC_AT(kpt_ppc_refused, bctar)), -EINVAL);
+	if (IS_ENABLED(CONFIG_PPC64)) {
+		KUNIT_EXPECT_EQ(test,
+				ppc_try(PPC_AT(kpt_ppc_refused, softmask)),
+				-EINVAL);
 		KUNIT_EXPECT_EQ(test,
 				ppc_try(PPC_AT(kpt_ppc_refused, suffix)),
 				-EINVAL);
+	}
 	/* Not word-aligned. */
 	KUNIT_EXPECT_EQ(test,
 			ppc_try((kprobe_opcode_t *)((u8 *)PPC_AT(kpt_ppc_flags,

@@ -16,6 +16,7 @@
 struct pt_regs;
 
 #ifdef CONFIG_KPROBES
+#include <linux/array_size.h>
 #include <linux/types.h>
 #include <linux/ptrace.h>
 #include <linux/percpu.h>
@@ -28,11 +29,12 @@ typedef u32 kprobe_opcode_t;
  * struct arch_kprobe_hit_state - powerpc's part of one hit in progress
  * @softe: the caller's interrupt soft mask (&pt_regs.softe, 64-bit
  *	only), all masked while the copy runs
- * @msr_ee: the caller's MSR_EE bit; on 32-bit, clear while the copy runs
+ * @msr: the caller's MSR bits that a step clears: MSR_EE on 32-bit,
+ *	and MSR_CE where the step uses the debug registers
  */
 struct arch_kprobe_hit_state {
 	unsigned long softe;
-	unsigned long msr_ee;
+	unsigned long msr;
 };
 
 #define arch_kprobe_hit_state arch_kprobe_hit_state
@@ -42,9 +44,10 @@ struct arch_kprobe_hit_state {
  * task, softirq and hardirq context, and in each NMI-like level that may
  * interrupt the ones before it: on 64-bit a performance monitor interrupt
  * taken while soft-masked, the soft-NMI watchdog, system reset and
- * machine check.
+ * machine check; on BookE and 40x the critical (watchdog) and machine
+ * check interrupts.
  */
-#ifdef CONFIG_PPC64
+#if defined(CONFIG_PPC64) || defined(CONFIG_BOOKE) || defined(CONFIG_40x)
 #define KPROBE_MAX_NESTING	14
 #endif
 
@@ -90,6 +93,30 @@ static __always_inline void arch_jprobe_enter_mirror(struct pt_regs *regs,
 
 #define arch_jprobe_enter_mirror arch_jprobe_enter_mirror
 #endif
+
+/*
+ * A jprobe's hit resumes from the trap in jprobe_return() with the
+ * registers of the probed code as the hit saved them.  The rest of
+ * pt_regs (MSR, the soft interrupt mask, the trap number, the
+ * user-access keys, PPR) is the trap's own, and the mirror ran in the
+ * probed code's context; a hit through ftrace never filled most of it
+ * in: it stays.
+ */
+static __always_inline void arch_jprobe_restore_regs(struct pt_regs *regs,
+						     const struct pt_regs *saved)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(regs->gpr); i++)
+		regs->gpr[i] = saved->gpr[i];
+	regs->ctr = saved->ctr;
+	regs->link = saved->link;
+	regs->xer = saved->xer;
+	regs->ccr = saved->ccr;
+	regs_set_return_ip(regs, saved->nip);
+}
+
+#define arch_jprobe_restore_regs arch_jprobe_restore_regs
 
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr);
 /* The trap path (traps.c) calls these two directly. */

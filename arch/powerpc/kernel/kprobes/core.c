@@ -333,46 +333,25 @@ static bool within(unsigned long addr, const char *start, const char *end)
 	return addr >= (unsigned long)start && addr < (unsigned long)end;
 }
 
-#ifdef CONFIG_PPC_BOOK3S_64
-/* 64-bit Book3S: the interrupt vectors, entered with translation off. */
-static bool within_interrupt_vectors(unsigned long addr)
-{
-	return within(addr, __start_interrupts, __end_interrupts);
-}
-
-static int __init blacklist_interrupt_vectors(void)
-{
-	return kprobe_add_area_blacklist((unsigned long)__start_interrupts,
-					 (unsigned long)__end_interrupts);
-}
-#else
-static bool within_interrupt_vectors(unsigned long addr)
-{
-	return false;
-}
-
-static int __init blacklist_interrupt_vectors(void)
-{
-	return 0;
-}
-#endif
-
 /**
  * arch_within_kprobe_blacklist - powerpc text that is never probed
  * @addr: a text address
  *
- * Return: true for .kprobes.text, the interrupt entry code and, on
- * 64-bit Book3S, the interrupt vectors.
+ * Return: true for .kprobes.text, the interrupt entry text and the head
+ * text (_stext to __head_end): the interrupt vectors and exception
+ * prologues, the TLB-miss handlers of the 32-bit MMUs, which run with
+ * translation off or with no stack to take a trap on.
  */
 bool arch_within_kprobe_blacklist(unsigned long addr)
 {
 	return within(addr, __kprobes_text_start, __kprobes_text_end) ||
 	       within(addr, __irqentry_text_start, __irqentry_text_end) ||
-	       within_interrupt_vectors(addr);
+	       within(addr, _stext, __head_end);
 }
 
 /**
- * arch_populate_kprobe_blacklist - list the interrupt code in debugfs too
+ * arch_populate_kprobe_blacklist - list the interrupt and head text in
+ * debugfs too
  *
  * Return: 0 or -ENOMEM.
  */
@@ -381,7 +360,8 @@ int __init arch_populate_kprobe_blacklist(void)
 	int ret = kprobe_add_area_blacklist((unsigned long)__irqentry_text_start,
 					    (unsigned long)__irqentry_text_end);
 
-	return ret ?: blacklist_interrupt_vectors();
+	return ret ?: kprobe_add_area_blacklist((unsigned long)_stext,
+						(unsigned long)__head_end);
 }
 
 /**

@@ -27,6 +27,17 @@ extern const u32 kretprobe_trampoline[];
 asmlinkage unsigned long ppc_kretprobe_return(struct pt_regs *regs);
 
 /*
+ * The MSR bits a step turns off and the end of the step turns back on:
+ * MSR_CE too where enable_single_step() clears it (the debug registers
+ * of BookE and 40x).
+ */
+#ifdef CONFIG_PPC_ADV_DEBUG_REGS
+#define STEP_MSR_KEPT	(MSR_EE | MSR_CE)
+#else
+#define STEP_MSR_KEPT	MSR_EE
+#endif
+
+/*
  * The copy of an instruction runs with interrupts off, whatever the
  * caller had (see "Hooks the architecture provides" in
  * <linux/kprobes_arch.h>), and gets them back when the hit is done or the
@@ -41,28 +52,30 @@ static __always_inline void ppc_kprobe_copy_irqs_off(struct pt_regs *regs,
 						     struct arch_kprobe_hit_state *s)
 {
 	s->softe = regs->softe;
-	s->msr_ee = regs->msr & MSR_EE;
+	s->msr = regs->msr & STEP_MSR_KEPT;
 	regs->softe = IRQS_ALL_DISABLED;
-}
-
-static __always_inline void ppc_kprobe_copy_irqs_back(struct pt_regs *regs,
-						      const struct arch_kprobe_hit_state *s)
-{
-	regs->softe = s->softe;
-	regs_set_return_msr(regs, regs->msr | s->msr_ee);
 }
 #else
 static __always_inline void ppc_kprobe_copy_irqs_off(struct pt_regs *regs,
 						     struct arch_kprobe_hit_state *s)
 {
-	s->msr_ee = regs->msr & MSR_EE;
+	s->msr = regs->msr & STEP_MSR_KEPT;
 	regs_set_return_msr(regs, regs->msr & ~MSR_EE);
 }
+#endif
 
+#ifdef CONFIG_PPC64
 static __always_inline void ppc_kprobe_copy_irqs_back(struct pt_regs *regs,
 						      const struct arch_kprobe_hit_state *s)
 {
-	regs_set_return_msr(regs, regs->msr | s->msr_ee);
+	regs->softe = s->softe;
+	regs_set_return_msr(regs, regs->msr | s->msr);
+}
+#else
+static __always_inline void ppc_kprobe_copy_irqs_back(struct pt_regs *regs,
+						      const struct arch_kprobe_hit_state *s)
+{
+	regs_set_return_msr(regs, regs->msr | s->msr);
 }
 #endif
 
