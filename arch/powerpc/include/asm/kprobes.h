@@ -10,8 +10,12 @@
  * interrupt brings the CPU back.
  */
 #include <asm-generic/kprobes.h>
-/* BREAKPOINT_INSTRUCTION, which the BPF JITs fill their holes with. */
+/*
+ * BREAKPOINT_INSTRUCTION, which the BPF JITs fill their holes with, and
+ * ppc_function_entry(), which they take from here too.
+ */
 #include <asm/probes.h>
+#include <asm/code-patching.h>
 
 struct pt_regs;
 
