@@ -23,7 +23,8 @@ if [ "${DEPS_MATRIX:-0}" = 1 ]; then
 fi
 # make compile-check (DEPS_COMPILE=1): the cross compilers it uses.
 if [ "${DEPS_COMPILE:-0}" = 1 ]; then
-	PKGS+=(gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu)
+	PKGS+=(gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
+		gcc-s390x-linux-gnu)
 fi
 # make kunit-py ARCH=...: the cross compiler and QEMU of that architecture.
 case ${ARCH:-x86_64} in
@@ -33,6 +34,7 @@ arm64) PKGS+=(gcc-aarch64-linux-gnu qemu-system-arm libc6-dev-arm64-cross) ;;
 riscv) PKGS+=(gcc-riscv64-linux-gnu qemu-system-misc qemu-system-data) ;;
 # powerpc: one compiler for ppc64 big- and little-endian (-mbig-endian).
 powerpc | ppc64le) PKGS+=(gcc-powerpc64le-linux-gnu qemu-system-ppc qemu-system-data) ;;
+s390) PKGS+=(gcc-s390x-linux-gnu qemu-system-s390x qemu-system-data) ;;
 esac
 # The base kernel is pinned: bookworm-security moves linux-source-6.12 to
 # newer stable releases, and the glue patches are made against this one.

@@ -3,8 +3,8 @@
 #
 #   tools/testing/kunit/kunit.py run --arch=$ARCH --kunitconfig=kernel/kprobes
 #
-# ARCH is x86_64 (the default), i386, arm64, riscv, powerpc or ppc64le
-# (kunit.py's powerpc config, little-endian); the others are cross
+# ARCH is x86_64 (the default), i386, arm64, riscv, powerpc, ppc64le
+# (kunit.py's powerpc config, little-endian) or s390; the others are cross
 # built with Debian's cross compilers (CROSS_COMPILE, guessed from ARCH).
 #
 # in the FLAVOR's source tree, so everything is built in (=y): our suites,
@@ -32,7 +32,11 @@ powerpc) CROSS_COMPILE=${CROSS_COMPILE-powerpc64le-linux-gnu-} ;;
 ppc64le)
 	CROSS_COMPILE=${CROSS_COMPILE-powerpc64le-linux-gnu-}
 	KUNIT_ARCH=powerpc KCONFIG_ADD=CONFIG_CPU_LITTLE_ENDIAN=y ;;
-*) die "ARCH=$ARCH: kunit-py knows x86_64, i386, arm64, riscv, powerpc and ppc64le" ;;
+# s390: kunit.py's s390x config, with the stock s390 kprobes suite.
+s390)
+	CROSS_COMPILE=${CROSS_COMPILE-s390x-linux-gnu-}
+	KCONFIG_ADD=CONFIG_S390_KPROBES_SANITY_TEST=y ;;
+*) die "ARCH=$ARCH: kunit-py knows x86_64, i386, arm64, riscv, powerpc, ppc64le and s390" ;;
 esac
 KUNIT_ARCH=${KUNIT_ARCH:-$ARCH}
 SUFFIX=$FLAVOR

@@ -105,6 +105,9 @@ static const char * const own_code[] = {
 #ifdef CONFIG_PPC
 	"kprobe_handler", "kprobe_post_handler", "kretprobe_trampoline",
 #endif
+#ifdef CONFIG_S390
+	"s390_kprobe_notify", "kretprobe_trampoline",
+#endif
 };
 
 static void reg_blacklisted(struct kunit *test)

@@ -89,6 +89,12 @@ static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
 {
 	KUNIT_EXPECT_EQ(test, trapnr, SIGSEGV);
 }
+#elif defined(CONFIG_S390)
+/* s390's do_exception() passes 14, as x86's page fault vector. */
+static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
+{
+	KUNIT_EXPECT_EQ(test, trapnr, 14);
+}
 #else
 static inline void kpt_expect_page_fault_trap(struct kunit *test, int trapnr)
 {
