@@ -4,7 +4,7 @@
 # change of the generic code that breaks one of them fails at once, in
 # minutes, not in a matrix line of an hour.
 #
-# For each of CC_ARCHES (default "i386 riscv arm64 ppc64 ppc64le ppc32"):
+# For each of CC_ARCHES (default "i386 riscv arm64 ppc64 ppc64le ppc32 s390"):
 # the architecture's defconfig plus configs/matrix/<i386|cross|arm64>.config
 # (kprobes, their users and the KUnit suites) with modules on, then `make prepare` and W=1
 # builds of kernel/kprobes/ and the architecture's kprobes directory only.
@@ -19,7 +19,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-CC_ARCHES=${CC_ARCHES:-"i386 riscv arm64 ppc64 ppc64le ppc32"}
+CC_ARCHES=${CC_ARCHES:-"i386 riscv arm64 ppc64 ppc64le ppc32 s390"}
 CDIR=$BUILD/compile-check
 SRC=$BUILD/linux
 FRAG=$ROOT/configs/matrix
@@ -53,8 +53,17 @@ arch_setup() {
 		ppc32) DEFCONFIG=pmac32_defconfig ;;
 		esac
 		FRAGMENT=$FRAG/cross.config
-		ARCHDIR=arch/powerpc/kernel/kprobes/ ;;
-	*) die "CC_ARCHES: $1: compile-check knows i386, riscv, arm64, ppc64, ppc64le and ppc32" ;;
+		# The BPF JITs take BREAKPOINT_INSTRUCTION and
+		# ppc_function_entry() from <asm/kprobes.h>.
+		ARCHDIR="arch/powerpc/kernel/kprobes/ arch/powerpc/net/" ;;
+	# s390: the glue is in kernel/ (ftrace.c, stacktrace.c, the
+	# unwinder), the shared decoder and the stock test in lib/.
+	s390)
+		VARS=(ARCH=s390 CROSS_COMPILE=s390x-linux-gnu-
+		      "CC=ccache s390x-linux-gnu-gcc")
+		DEFCONFIG=defconfig FRAGMENT=$FRAG/cross.config
+		ARCHDIR="arch/s390/kernel/ arch/s390/lib/" ;;
+	*) die "CC_ARCHES: $1: compile-check knows i386, riscv, arm64, ppc64, ppc64le, ppc32 and s390" ;;
 	esac
 }
 
@@ -87,13 +96,13 @@ check_arch() {
 	fi
 	# 2. What compiling a directory needs, then our directories.
 	if ! cmake "$obj" -j"$NPROC" prepare >>"$log" 2>&1 ||
-	   ! cmake "$obj" -j"$NPROC" W=1 kernel/kprobes/ "$ARCHDIR" \
+	   ! cmake "$obj" -j"$NPROC" W=1 kernel/kprobes/ $ARCHDIR \
 			>>"$log" 2>&1; then
 		echo "compile-check $a: FAILED ($(grep -m1 -E ': (fatal )?error:' "$log" || echo "see $log"))"
 		return 1
 	fi
 	# 3. Count what was built and what warned.
-	nobj=$(find "$obj/kernel/kprobes" "$obj/$ARCHDIR" -name '*.o' | wc -l)
+	nobj=$(cd "$obj" && find kernel/kprobes $ARCHDIR -name '*.o' | wc -l)
 	warns=$(grep -E "$OURS_RE" "$log" | grep -c 'warning:' || true)
 	if [ "$warns" -ne 0 ]; then
 		echo "compile-check $a: FAILED ($warns warnings in our files; $log)"
