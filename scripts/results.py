@@ -396,9 +396,11 @@ ARCHS = [("x86_64", "all of it (see Features)", None, None),
           "riscv-defconfig"),
          ("powerpc", "kprobes, kretprobes, jprobes, stack traces through return probes, "
           "ftrace sites, on ppc64 ELFv2 (big- and little-endian) and 32-bit (not yet: ppc64 "
-          "ELFv1 and jump optimization, which stock has)", "powerpc", "powerpc-defconfig")] + \
+          "ELFv1 and jump optimization, which stock has)", "powerpc", "powerpc-defconfig"),
+         ("s390", "kprobes, kretprobes, jprobes, stack traces through return probes, "
+          "ftrace sites (no watchpoints: s390 has no hw_breakpoint)", "s390", "s390-defconfig")] + \
         [(a, NOT_PORTED, None, a + "-defconfig") for a in
-         ("s390", "loongarch", "mips", "arm", "sparc", "sh", "arc", "parisc",
+         ("loongarch", "mips", "arm", "sparc", "sh", "arc", "parisc",
           "csky")]
 
 
