@@ -60,13 +60,13 @@ static int first_halfword(kprobe_opcode_t *addr, u16 *hw)
 /* Is @addr an instruction boundary of its function?  Decoded from its start. */
 static int check_boundary(unsigned long addr)
 {
-	unsigned long size, off, at;
+	unsigned long off, at;
 	u16 hw;
 	int ret;
 
 	if (addr & 1)
 		return -EINVAL;
-	if (!kprobe_func_bounds_text_locked(addr, &size, &off))
+	if (!kprobe_func_bounds_text_locked(addr, NULL, &off))
 		return -EINVAL;
 	for (at = addr - off; at < addr; at += insn_length(hw >> 8)) {
 		ret = first_halfword((kprobe_opcode_t *)at, &hw);
